@@ -1,0 +1,160 @@
+// One conversation through mnemo (public API) and the baseline: ingest in order, ask each query when due.
+import { performance } from 'node:perf_hooks';
+import type { IngestResult, LocalClient, RecallResult } from '../src/index.js';
+import { createBaseline, type Baseline } from './baseline.js';
+import { rankSessions } from './metrics.js';
+import type { DatasetModule, EvalConversation, EvalQuery, EvalUnit, QueryScores } from './types.js';
+
+/** The API takes at most this many events per ingest call. */
+const INGEST_BATCH = 1000;
+const MAX_QUERY_CHARS = 4000;
+
+export interface SystemAnswer {
+  ranked: string[];
+  ranked_sessions?: string[];
+  /** Evidence units found in the top k, per k. */
+  hits: Record<string, number>;
+  scores: QueryScores;
+  latency_ms: number;
+  /** The engine's own timing (mnemo only). */
+  took_ms?: number;
+  /** Query terms the engine searched with and dropped (mnemo only). */
+  terms?: { selected: string[]; dropped: string[] };
+  /** Rank and per-channel ranks of each evidence unit returned (mnemo only). */
+  evidence_channels?: Record<string, { rank: number; channels: Record<string, number> }>;
+}
+
+export interface QueryRecord {
+  id: string;
+  owner: string;
+  group: string;
+  in_overall: boolean;
+  question: string;
+  at: string;
+  evidence: string[];
+  evidence_sessions?: string[];
+  mnemo: SystemAnswer;
+  baseline?: SystemAnswer;
+}
+
+export interface IngestTotals {
+  accepted: number;
+  duplicates: number;
+  rejected: { event_id: string | null; code: string; message: string }[];
+}
+
+export interface RunConversationOptions {
+  module: DatasetModule;
+  ks: readonly number[];
+  limit: number;
+  baseline: boolean;
+  ingest: IngestTotals;
+  onQuery?: (record: QueryRecord) => void;
+}
+
+const toEvent = (u: EvalUnit) => ({
+  event_id: u.id,
+  session_id: u.session,
+  kind: u.role === 'user' ? 'user_message' : 'agent_reply',
+  role: u.role,
+  at: u.at,
+  text: u.text,
+});
+
+export async function runConversation(
+  client: LocalClient,
+  conversation: EvalConversation,
+  options: RunConversationOptions,
+): Promise<QueryRecord[]> {
+  const { module, ks, limit } = options;
+  const baseline: Baseline | undefined = options.baseline
+    ? createBaseline(module.baselineTokenize ? { tokenize: module.baselineTokenize } : {})
+    : undefined;
+  const units = conversation.units;
+  const sessionOf = new Map(units.map((u) => [u.id, u.session]));
+  let stored = 0;
+
+  const storeUpTo = async (count: number) => {
+    while (stored < count) {
+      const batch = units.slice(stored, Math.min(count, stored + INGEST_BATCH));
+      const result = await client.call<IngestResult>('memory.events.ingest', {
+        owner: conversation.owner,
+        events: batch.map(toEvent),
+      });
+      options.ingest.accepted += result.accepted;
+      options.ingest.duplicates += result.duplicates;
+      options.ingest.rejected.push(...result.rejected);
+      baseline?.add(batch);
+      stored += batch.length;
+    }
+  };
+
+  const answer = (query: EvalQuery, ranked: string[], latencyMs: number, tookMs?: number): SystemAnswer => {
+    const evidence = new Set(query.evidence);
+    const hits: Record<string, number> = {};
+    for (const k of ks) hits[k] = ranked.slice(0, k).filter((id) => evidence.has(id)).length;
+    return {
+      ranked,
+      ...(query.evidenceSessions ? { ranked_sessions: rankSessions(ranked, sessionOf) } : {}),
+      hits,
+      scores: module.score(query, ranked, ks, conversation),
+      latency_ms: Number(latencyMs.toFixed(3)),
+      ...(tookMs !== undefined ? { took_ms: tookMs } : {}),
+    };
+  };
+
+  const queries = [...conversation.queries].sort(
+    (a, b) => (a.visibleUnits ?? units.length) - (b.visibleUnits ?? units.length),
+  );
+  const records: QueryRecord[] = [];
+  for (const query of queries) {
+    await storeUpTo(Math.min(query.visibleUnits ?? units.length, units.length));
+    const text = query.text.slice(0, MAX_QUERY_CHARS);
+
+    const started = performance.now();
+    const result = await client.call<RecallResult>('memory.recall', {
+      owner: conversation.owner,
+      query: text,
+      limit,
+      at: query.at,
+    });
+    const latencyMs = performance.now() - started;
+    const evidenceChannels: NonNullable<SystemAnswer['evidence_channels']> = {};
+    result.items.forEach((item, i) => {
+      if (query.evidence.includes(item.id))
+        evidenceChannels[item.id] = { rank: i + 1, channels: item.channels };
+    });
+    const mnemo: SystemAnswer = {
+      ...answer(
+        query,
+        result.items.map((item) => item.id),
+        latencyMs,
+        result.took_ms,
+      ),
+      terms: result.terms,
+      evidence_channels: evidenceChannels,
+    };
+
+    let base: SystemAnswer | undefined;
+    if (baseline) {
+      const t0 = performance.now();
+      const ranked = baseline.search(text, limit);
+      base = answer(query, ranked, performance.now() - t0);
+    }
+    const record: QueryRecord = {
+      id: query.id,
+      owner: conversation.owner,
+      group: query.group,
+      in_overall: query.inOverall,
+      question: query.text,
+      at: new Date(query.at).toISOString(),
+      evidence: query.evidence,
+      ...(query.evidenceSessions ? { evidence_sessions: query.evidenceSessions } : {}),
+      mnemo,
+      ...(base ? { baseline: base } : {}),
+    };
+    records.push(record);
+    options.onQuery?.(record);
+  }
+  return records;
+}

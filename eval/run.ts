@@ -1,0 +1,194 @@
+// The eval harness: load a dataset, run it through a fresh temporary mnemo store and the baseline, write results.
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createLocalClient, createMethodTable, openMemory } from '../src/index.js';
+import { ratios, summarizeLatency, summarizeSystem, type Ratios, type SystemSummary } from './aggregate.js';
+import { BASELINE_NAME } from './baseline.js';
+import { dulemon } from './datasets/dulemon.js';
+import { locomo } from './datasets/locomo.js';
+import { longmemeval } from './datasets/longmemeval.js';
+import { defaultOutDir, sharedDataFile } from './paths.js';
+import { silentProgress, type Progress } from './progress.js';
+import { renderRecallPlot, renderReport } from './report.js';
+import { runConversation, type IngestTotals, type QueryRecord } from './run-conversation.js';
+import type { DatasetModule, DatasetName, Result, SkippedQuery } from './types.js';
+
+export const DATASETS: Record<DatasetName, DatasetModule> = { locomo, longmemeval, dulemon };
+export const DEFAULT_KS = [1, 5, 10, 25];
+/** Items asked of each recall call: the API's maximum, so that sessions can be ranked below the top k. */
+export const RECALL_LIMIT = 50;
+
+export interface EvalOptions {
+  dataset: DatasetName;
+  /** Default: the dataset's file in `../shared/data` beside the repository. */
+  dataFile?: string;
+  ks?: readonly number[];
+  /** Default: `eval-out/<dataset>-<timestamp>`. */
+  outDir?: string;
+  /** Only the first N conversations (LoCoMo, DuLeMon) or questions (LongMemEval). */
+  subset?: number;
+  baseline?: boolean;
+  progress?: Progress;
+}
+
+export interface EvalMetrics {
+  dataset: DatasetName;
+  data: { file: string; sha256: string };
+  created_at: string;
+  options: { ks: number[]; subset: number | null; baseline: boolean; recall_limit: number };
+  families: string[];
+  group_label: string;
+  /** Groups reported apart from the overall score. */
+  apart: string[];
+  counts: { conversations: number; units: number; queries: number; skipped: number };
+  skipped: SkippedQuery[];
+  notes: string[];
+  ingest: { accepted: number; duplicates: number; rejected: number };
+  wall_ms: { total: number; ingest_and_recall: number };
+  systems: { mnemo: SystemSummary & { took_ms: { p50: number; p95: number } }; baseline?: SystemSummary };
+  baseline_name?: string;
+  ratio?: Ratios;
+}
+
+export interface EvalOutcome {
+  outDir: string;
+  metrics: EvalMetrics;
+  files: { questions: string; metrics: string; report: string; plot: string };
+}
+
+const scored = (records: readonly QueryRecord[], system: 'mnemo' | 'baseline') =>
+  records.flatMap((r) => {
+    const answer = r[system];
+    return answer
+      ? [{ group: r.group, inOverall: r.in_overall, scores: answer.scores, latencyMs: answer.latency_ms }]
+      : [];
+  });
+
+export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>> {
+  const started = performance.now();
+  const module = DATASETS[options.dataset];
+  const ks = [...new Set(options.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
+  const bad = ks.filter((k) => !Number.isInteger(k) || k < 1 || k > RECALL_LIMIT);
+  if (ks.length === 0 || bad.length > 0)
+    return { ok: false, issues: [`k must be integers 1..${RECALL_LIMIT}`] };
+  const dataFile = options.dataFile ?? sharedDataFile(module.defaultFile);
+  let raw: string;
+  try {
+    raw = await readFile(dataFile, 'utf8');
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [`cannot read ${dataFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`],
+    };
+  }
+  const loaded = module.load(raw, options.subset !== undefined ? { subset: options.subset } : {});
+  if (!loaded.ok) return { ok: false, issues: loaded.issues.map((i) => `${basename(dataFile)}: ${i}`) };
+  const dataset = loaded.value;
+  const progress = options.progress ?? silentProgress;
+  const withBaseline = options.baseline ?? false;
+
+  const storeDir = mkdtempSync(join(tmpdir(), 'mnemo-eval-'));
+  const ingest: IngestTotals = { accepted: 0, duplicates: 0, rejected: [] };
+  const records: QueryRecord[] = [];
+  const runStarted = performance.now();
+  try {
+    // The data's dates have no zone: stored as UTC, read with a UTC clock so local days stay the data's days.
+    const service = await openMemory({ config: { dataDir: storeDir, redactEmails: true, timezone: 'UTC' } });
+    try {
+      const client = createLocalClient(createMethodTable(service));
+      progress.start(
+        dataset.conversations.reduce((n, c) => n + c.queries.length, 0),
+        module.name,
+      );
+      for (const conversation of dataset.conversations) {
+        const done = await runConversation(client, conversation, {
+          module,
+          ks,
+          limit: RECALL_LIMIT,
+          baseline: withBaseline,
+          ingest,
+          onQuery: () => progress.tick(conversation.owner),
+        });
+        records.push(...done);
+      }
+    } finally {
+      await service.close();
+    }
+  } finally {
+    rmSync(storeDir, { recursive: true, force: true });
+  }
+  const runMs = performance.now() - runStarted;
+
+  const mnemo = summarizeSystem(scored(records, 'mnemo'));
+  const took = summarizeLatency(
+    records.flatMap((r) => (r.mnemo.took_ms !== undefined ? [r.mnemo.took_ms] : [])),
+  );
+  const baseline = withBaseline ? summarizeSystem(scored(records, 'baseline')) : undefined;
+  const apart = [...new Set(records.filter((r) => !r.in_overall).map((r) => r.group))].sort();
+  const metrics: EvalMetrics = {
+    dataset: module.name,
+    data: { file: basename(dataFile), sha256: createHash('sha256').update(raw).digest('hex') },
+    created_at: new Date().toISOString(),
+    options: { ks, subset: options.subset ?? null, baseline: withBaseline, recall_limit: RECALL_LIMIT },
+    families: module.families,
+    group_label: module.groupLabel,
+    apart,
+    counts: {
+      conversations: dataset.conversations.length,
+      units: dataset.conversations.reduce((n, c) => n + c.units.length, 0),
+      queries: records.length,
+      skipped: dataset.skipped.length,
+    },
+    skipped: dataset.skipped,
+    notes: [
+      ...dataset.notes,
+      ...ingest.rejected.map((r) => `ingest rejected ${r.event_id}: ${r.code} ${r.message}`),
+    ],
+    ingest: { accepted: ingest.accepted, duplicates: ingest.duplicates, rejected: ingest.rejected.length },
+    wall_ms: { total: 0, ingest_and_recall: Math.round(runMs) },
+    systems: {
+      mnemo: { ...mnemo, took_ms: { p50: took.p50, p95: took.p95 } },
+      ...(baseline ? { baseline } : {}),
+    },
+    ...(baseline ? { baseline_name: BASELINE_NAME, ratio: ratios(mnemo, baseline) } : {}),
+  };
+
+  const outDir = options.outDir ?? defaultOutDir(module.name);
+  mkdirSync(outDir, { recursive: true });
+  const files = {
+    questions: join(outDir, 'questions.jsonl'),
+    metrics: join(outDir, 'metrics.json'),
+    report: join(outDir, 'report.md'),
+    plot: join(outDir, 'recall-at-k.svg'),
+  };
+  await writeFile(
+    files.questions,
+    records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''),
+  );
+  metrics.wall_ms.total = Math.round(performance.now() - started);
+  await writeFile(files.metrics, `${JSON.stringify(metrics, null, 2)}\n`);
+  await writeFile(files.plot, renderRecallPlot(metrics));
+  await writeFile(files.report, renderReport(metrics, basename(files.plot)));
+  progress.stop(summaryLine(metrics));
+  return { ok: true, value: { outDir, metrics, files } };
+}
+
+/** One line: the headline metric at every k for mnemo (and the baseline), and the latency. */
+export function summaryLine(metrics: EvalMetrics): string {
+  const family = metrics.families[0] ?? 'recall';
+  const at = (m: Record<string, number>) =>
+    metrics.options.ks.map((k) => `@${k} ${m[`${family}@${k}`]?.toFixed(3) ?? '-'}`);
+  const parts = [
+    `${metrics.dataset}: ${metrics.counts.queries} queries over ${metrics.counts.conversations} conversations in ${(metrics.wall_ms.total / 1000).toFixed(1)} s`,
+    `mnemo ${family} ${at(metrics.systems.mnemo.overall.metrics).join(' ')}`,
+  ];
+  if (metrics.systems.baseline)
+    parts.push(`baseline ${at(metrics.systems.baseline.overall.metrics).join(' ')}`);
+  const lat = metrics.systems.mnemo.latency_ms;
+  parts.push(`recall p50 ${lat.p50.toFixed(1)} ms p95 ${lat.p95.toFixed(1)} ms`);
+  return parts.join(' | ');
+}

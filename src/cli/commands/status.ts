@@ -1,0 +1,41 @@
+// `mnemo status`: is a server running, where is the data, how much is stored.
+import type { Config } from '../../config.js';
+import { connect } from '../client.js';
+
+interface Health {
+  version: string;
+  schema_version: number;
+  counts: { events: number; owners: number };
+  data_dir: string;
+}
+
+export async function statusCommand(
+  config: Config,
+  json: boolean,
+  out: NodeJS.WritableStream,
+): Promise<number> {
+  const conn = await connect(config);
+  try {
+    const health = await conn.call<Health>('health', {});
+    const status = {
+      server: conn.mode === 'server' ? 'running' : 'not running',
+      socket: config.socketPath,
+      ...health,
+    };
+    if (json) out.write(`${JSON.stringify(status)}\n`);
+    else {
+      out.write(
+        [
+          `server:  ${status.server}${conn.mode === 'server' ? ` (${config.socketPath})` : ''}`,
+          `data:    ${health.data_dir}`,
+          `version: ${health.version} (schema ${health.schema_version})`,
+          `events:  ${health.counts.events} from ${health.counts.owners} owner(s)`,
+          '',
+        ].join('\n'),
+      );
+    }
+    return 0;
+  } finally {
+    await conn.close();
+  }
+}

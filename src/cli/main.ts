@@ -1,0 +1,162 @@
+// The mnemo CLI: serve, ingest, recall, status, eval.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { loadConfig, type ConfigOverrides } from '../config.js';
+import { isMemoryError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { evalCommand } from './commands/eval.js';
+
+interface GlobalOptions {
+  dataDir?: string;
+  socket?: string;
+  owner?: string;
+}
+
+const positiveInt = (max: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new InvalidArgumentError(`expected an integer 1..${max}`);
+  return n;
+};
+
+const kList = (value: string): number[] => {
+  const ks = value.split(',').map((part) => Number(part.trim()));
+  if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1 || k > 50)) {
+    throw new InvalidArgumentError('expected comma-separated integers 1..50, e.g. 1,5,10,25');
+  }
+  return ks;
+};
+
+export async function main(
+  argv: readonly string[],
+  io = { out: process.stdout, err: process.stderr },
+): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('mnemo')
+    .description('Local-first long-term memory for AI agents')
+    .version(VERSION)
+    .option('--data-dir <dir>', 'data directory (env MNEMO_HOME, default ~/.mnemo)')
+    .option('--socket <path>', 'Unix socket path (env MNEMO_SOCKET, default <data-dir>/mnemo.sock)')
+    .option('--owner <owner>', 'owner for ingest/recall (env MNEMO_OWNER, default "local")')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) });
+
+  const config = (extra: ConfigOverrides = {}) => {
+    const g = program.opts<GlobalOptions>();
+    return loadConfig({
+      ...(g.dataDir ? { dataDir: g.dataDir } : {}),
+      ...(g.socket ? { socketPath: g.socket } : {}),
+      ...(g.owner ? { owner: g.owner } : {}),
+      ...extra,
+    });
+  };
+
+  program
+    .command('serve')
+    .description('run the service (socket + HTTP) until SIGINT/SIGTERM')
+    .option('--http <host:port>', 'HTTP address (env MNEMO_HTTP, default 127.0.0.1:7420)')
+    .option('--no-http', 'do not serve HTTP')
+    .addOption(
+      new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error', 'silent']),
+    )
+    .addOption(
+      new Option(
+        '--observer <observer>',
+        'who observes batches (env MNEMO_OBSERVER, default builtin)',
+      ).choices(['builtin', 'external']),
+    )
+    .action(
+      async (opts: { http: string | boolean; logLevel?: 'info'; observer?: 'builtin' | 'external' }) => {
+        const http = opts.http === false ? false : typeof opts.http === 'string' ? opts.http : undefined;
+        exitCode = await (
+          await import('./commands/serve.js')
+        ).serveCommand(
+          config({
+            ...(http !== undefined ? { http } : {}),
+            ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
+            ...(opts.observer ? { observer: opts.observer } : {}),
+          }),
+          io.out,
+        );
+      },
+    );
+
+  program
+    .command('ingest')
+    .description('ingest JSON lines of events from FILE or - (stdin)')
+    .argument('<file>', 'a JSON-lines file, or - for stdin')
+    .option('--batch <n>', 'events per call', positiveInt(1000), 500)
+    .option('--json', 'print the summary as JSON', false)
+    .action(async (file: string, opts: { batch: number; json: boolean }) => {
+      const c = config();
+      exitCode = await (
+        await import('./commands/ingest.js')
+      ).ingestCommand(c, file, { owner: c.defaultOwner, ...opts }, { ...io, stdin: process.stdin });
+    });
+
+  program
+    .command('recall')
+    .description('find events by words, ids, time or task')
+    .argument('<query>', 'what to look for')
+    .option('--limit <n>', 'how many items', positiveInt(50), 10)
+    .option('--session <id>', 'only this session')
+    .option('--task <id>', 'only this task')
+    .option('--from <time>', 'not before (ISO-8601)')
+    .option('--to <time>', 'not after (ISO-8601)')
+    .option('--json', 'print the raw result', false)
+    .action(
+      async (query: string, opts: { limit: number; json: boolean; session?: string; task?: string }) => {
+        const c = config();
+        exitCode = await (
+          await import('./commands/recall.js')
+        ).recallCommand(c, query, { owner: c.defaultOwner, ...opts }, io.out);
+      },
+    );
+
+  program
+    .command('status')
+    .description('server state, data directory and counts')
+    .option('--json', 'print as JSON', false)
+    .action(async (opts: { json: boolean }) => {
+      exitCode = await (await import('./commands/status.js')).statusCommand(config(), opts.json, io.out);
+    });
+
+  const evalGroup = program
+    .command('eval')
+    .description('measure recall on a benchmark dataset in a fresh temporary store (public API only)');
+  const evalDatasets = [
+    ['locomo', 'LoCoMo evidence recall@k per question category'],
+    ['longmemeval', 'LongMemEval session recall_all@k / NDCG@k and turn recall_all@k'],
+    ['dulemon', 'DuLeMon (Chinese): recall@k of the persona memory a turn uses'],
+  ] as const;
+  for (const [dataset, about] of evalDatasets) {
+    evalGroup
+      .command(dataset)
+      .description(about)
+      .option('--data <file>', 'dataset file (default: the dev file in ../shared/data beside the repository)')
+      .addOption(
+        new Option('--k <list>', 'cut-offs, comma-separated')
+          .argParser(kList)
+          .default([1, 5, 10, 25], '1,5,10,25'),
+      )
+      .option('--out <dir>', 'output directory (default eval-out/<dataset>-<timestamp>)')
+      .option('--subset <n>', 'only the first N conversations or questions', positiveInt(1_000_000))
+      .option('--baseline', 'also run the BM25 baseline', false)
+      .action(
+        async (opts: { data?: string; k: number[]; out?: string; subset?: number; baseline: boolean }) => {
+          exitCode = await evalCommand(dataset, opts, io);
+        },
+      );
+  }
+
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (isMemoryError(error)) {
+      io.err.write(`mnemo: ${error.code}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+// One schema for every setting; the only reader of the environment.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { MemoryError } from './errors.js';
+
+const HostPortSchema = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/, 'expected HOST:PORT, e.g. 127.0.0.1:7420')
+  .transform((value) => {
+    const at = value.lastIndexOf(':');
+    const host = value.slice(0, at).replace(/^\[|\]$/g, '');
+    return { host, port: Number(value.slice(at + 1)) };
+  })
+  .refine((hp) => hp.port >= 0 && hp.port <= 65535, 'port out of range');
+
+export const ConfigSchema = z.object({
+  dataDir: z.string().min(1),
+  socketPath: z.string().min(1),
+  http: HostPortSchema.nullable(),
+  httpToken: z.string().min(16, 'MNEMO_HTTP_TOKEN must be at least 16 characters').optional(),
+  redactEmails: z.boolean(),
+  defaultOwner: z.string().min(1).max(200),
+  logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+  timezone: z.string().min(1),
+  observer: z.enum(['builtin', 'external']),
+  model: z
+    .object({
+      baseUrl: z.url(),
+      model: z.string().min(1),
+      apiKey: z.string().optional(),
+    })
+    .optional(),
+  limits: z.object({
+    maxLineBytes: z.number().int().positive(),
+    idleMs: z.number().int().positive(),
+    maxConnections: z.number().int().positive(),
+    recallBudgetMs: z.number().int().positive(),
+  }),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export interface ConfigOverrides {
+  dataDir?: string;
+  socketPath?: string;
+  http?: string | false;
+  observer?: 'builtin' | 'external';
+  logLevel?: Config['logLevel'];
+  owner?: string;
+}
+
+export const DEFAULT_HTTP = '127.0.0.1:7420';
+
+const flag = (value: string | undefined, fallback: boolean): boolean =>
+  value === undefined ? fallback : !/^(0|false|no|off)$/i.test(value.trim());
+
+/** Reads overrides, then the environment, then defaults; throws CONFIG_INVALID naming each bad field. */
+export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.MNEMO_HOME ?? join(homedir(), '.mnemo'));
+  const httpSetting = overrides.http ?? env.MNEMO_HTTP ?? DEFAULT_HTTP;
+  const raw = {
+    dataDir,
+    socketPath: resolve(overrides.socketPath ?? env.MNEMO_SOCKET ?? join(dataDir, 'mnemo.sock')),
+    http: httpSetting === false || /^(off|none|false)$/i.test(httpSetting) ? null : httpSetting,
+    httpToken: env.MNEMO_HTTP_TOKEN || undefined,
+    redactEmails: flag(env.MNEMO_REDACT_EMAILS, true),
+    defaultOwner: overrides.owner ?? env.MNEMO_OWNER ?? 'local',
+    logLevel: overrides.logLevel ?? env.MNEMO_LOG_LEVEL ?? 'info',
+    timezone: env.MNEMO_TIMEZONE ?? 'Asia/Shanghai',
+    observer: overrides.observer ?? env.MNEMO_OBSERVER ?? 'builtin',
+    model:
+      env.MNEMO_MODEL_BASE_URL || env.MNEMO_MODEL
+        ? {
+            baseUrl: env.MNEMO_MODEL_BASE_URL,
+            model: env.MNEMO_MODEL,
+            apiKey: env.MNEMO_MODEL_API_KEY || undefined,
+          }
+        : undefined,
+    limits: { maxLineBytes: 1024 * 1024, idleMs: 5000, maxConnections: 64, recallBudgetMs: 75 },
+  };
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    throw new MemoryError(
+      'CONFIG_INVALID',
+      `invalid configuration: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      { issues },
+    );
+  }
+  return Object.freeze(parsed.data);
+}
+
+export const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -1,0 +1,60 @@
+// The error catalog: every code mnemo can answer with, and the one error class that carries it.
+
+export const ERROR_CODES = {
+  INVALID_JSON: 'The request is not valid JSON.',
+  INVALID_REQUEST: 'The request envelope is malformed.',
+  INVALID_PARAMS: 'The params do not match the method schema.',
+  UNKNOWN_METHOD: 'No such method.',
+  REQUEST_TOO_LARGE: 'The request exceeds the size limit.',
+  IDLE_TIMEOUT: 'The connection was idle for too long.',
+  TOO_MANY_CONNECTIONS: 'Too many concurrent connections.',
+  UNAUTHORIZED: 'A valid bearer token is required.',
+  NOT_FOUND: 'Nothing with that id exists for this owner.',
+  EVENT_INVALID: 'The event is not valid.',
+  EVENT_CONFLICT: 'An event with this id exists with different content.',
+  LEASE_LOST: 'The lease token is stale or the lease expired and was taken by another worker.',
+  BATCH_NOT_FOUND: 'No such observation batch.',
+  PROPOSAL_INVALID: 'The proposal failed validation.',
+  SCHEMA_TOO_NEW: 'The database was written by a newer mnemo.',
+  MIGRATION_FAILED: 'A schema migration failed.',
+  SOCKET_IN_USE: 'Another mnemo instance answers on this socket.',
+  HTTP_TOKEN_REQUIRED: 'Binding a non-loopback address requires MNEMO_HTTP_TOKEN.',
+  CONFIG_INVALID: 'The configuration is not valid.',
+  SHUTTING_DOWN: 'The server is shutting down.',
+  SERVER_UNAVAILABLE: 'No mnemo server answered.',
+  MODEL_ERROR: 'The model provider failed.',
+  MODEL_TIMEOUT: 'The model did not answer in time.',
+  INTERNAL: 'Internal error.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorIssue {
+  path: string;
+  message: string;
+  code?: string;
+}
+
+export class MemoryError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Record<string, unknown> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    data?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message ?? ERROR_CODES[code], options);
+    this.name = 'MemoryError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export function isMemoryError(value: unknown): value is MemoryError {
+  return value instanceof MemoryError;
+}
+
+/** Expected outcomes are values, not throws. */
+export type Result<T, E = ErrorIssue[]> = { ok: true; value: T } | { ok: false; issues: E };

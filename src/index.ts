@@ -1,0 +1,10 @@
+// The public API of the mnemo package.
+export { openMemory, type MemoryService, type MemoryServiceOptions } from './service.js';
+export { createMethodTable } from './protocol/methods.js';
+export { createLocalClient, type LocalClient } from './local-client.js';
+export { createSocketClient, createHttpClient, type MnemoClient } from './client.js';
+export { startServer, type RunningServer } from './server.js';
+export { loadConfig, type Config, type ConfigOverrides } from './config.js';
+export { MemoryError, ERROR_CODES, type ErrorCode } from './errors.js';
+export type { EventInput, IngestResult, StoredEvent } from './ingest/schema.js';
+export type { RecallItem, RecallParams, RecallResult } from './recall/schema.js';

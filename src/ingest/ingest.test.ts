@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openMemory, type MemoryService } from '../service.js';
+import { ingestEvents, type IngestDeps } from './ingest.js';
+import { getEventsByIds } from './store.js';
+
+let service: MemoryService;
+let deps: IngestDeps;
+
+beforeEach(async () => {
+  service = await openMemory({ config: { dataDir: 'unused', redactEmails: true }, databasePath: ':memory:' });
+  deps = { driver: service.driver, redactor: service.redactor, salt: service.salt };
+});
+afterEach(() => service.close());
+
+const ev = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
+  event_id: id,
+  kind: 'user_message',
+  role: 'user',
+  at: '2026-09-17T10:00:00+08:00',
+  text,
+  ...extra,
+});
+
+describe('ingestEvents', () => {
+  it('stores valid events, converts times to epoch ms, and indexes them', async () => {
+    const out = await ingestEvents(deps, 'o1', [
+      ev('a', 'hello 世界'),
+      ev('b', 'second', { at: 1_700_000_000_000 }),
+    ]);
+    expect(out).toMatchObject({ accepted: 2, duplicates: 0, rejected: [] });
+    const [a, b] = await getEventsByIds(service.driver, 'o1', ['a', 'b']);
+    expect(a?.at).toBe(Date.parse('2026-09-17T02:00:00Z'));
+    expect(b?.at).toBe(1_700_000_000_000);
+    const docs = await service.driver.query(`SELECT ref FROM search_docs WHERE owner = 'o1' ORDER BY ref`);
+    expect(docs).toEqual([{ ref: 'a' }, { ref: 'b' }]);
+  });
+
+  it('invariant: EVENT_CONFLICT leaves the stored event untouched', async () => {
+    await ingestEvents(deps, 'o1', [ev('a', 'original')]);
+    const out = await ingestEvents(deps, 'o1', [ev('a', 'changed'), ev('a', 'original', { role: 'agent' })]);
+    expect(out.rejected.map((r) => r.code)).toEqual(['EVENT_CONFLICT', 'EVENT_CONFLICT']);
+    expect(out.accepted).toBe(0);
+    const [a] = await getEventsByIds(service.driver, 'o1', ['a']);
+    expect(a).toMatchObject({ text: 'original', role: 'user' });
+  });
+
+  it('treats a repeated id within one call like a repeat across calls', async () => {
+    const out = await ingestEvents(deps, 'o1', [ev('a', 'x'), ev('a', 'x'), ev('a', 'y')]);
+    expect(out).toMatchObject({ accepted: 1, duplicates: 1 });
+    expect(out.rejected.map((r) => [r.event_id, r.code])).toEqual([['a', 'EVENT_CONFLICT']]);
+  });
+
+  it('keeps the same event id apart for different owners', async () => {
+    await ingestEvents(deps, 'o1', [ev('a', 'one')]);
+    const out = await ingestEvents(deps, 'o2', [ev('a', 'two')]);
+    expect(out.accepted).toBe(1);
+  });
+
+  it('rejects invalid events one by one, naming the field', async () => {
+    const out = await ingestEvents(deps, 'o1', [
+      ev('ok', 'fine'),
+      { event_id: 'k', kind: 'chat', role: 'user', at: 1, text: 'x' },
+      { event_id: 'r', kind: 'note', role: 'robot', at: 1, text: 'x' },
+      { event_id: 't', kind: 'note', role: 'user', at: '17/09/2026', text: 'x' },
+      { kind: 'note', role: 'user', at: 1, text: 'x' },
+      { event_id: 'm', kind: 'note', role: 'user', at: 1, text: 'x', meta: 'not an object' },
+      null,
+    ]);
+    expect(out.accepted).toBe(1);
+    const byId = Object.fromEntries(out.rejected.map((r) => [r.event_id ?? 'null', r.message]));
+    expect(byId.k).toMatch(/events\[1\]\.kind/);
+    expect(byId.r).toMatch(/events\[2\]\.role/);
+    expect(byId.t).toMatch(/events\[3\]\.at/);
+    expect(byId.m).toMatch(/events\[5\]\.meta/);
+    expect(out.rejected.filter((r) => r.event_id === null)).toHaveLength(2);
+    expect(out.rejected.every((r) => r.code === 'EVENT_INVALID')).toBe(true);
+  });
+
+  it('redacts text and meta before storing, and records findings without the secret', async () => {
+    const pem = [
+      '-----BEGIN RSA PRIVATE KEY-----',
+      'MIIEowIBAAKCAQEAx1y2z3',
+      '-----END RSA PRIVATE KEY-----',
+    ].join('\n');
+    await ingestEvents(deps, 'o1', [
+      ev('s', `deploy with\n${pem}\nthen call 13912345678`, {
+        meta: { note: 'password=hunter2hunter2', n: 3 },
+      }),
+    ]);
+    const [s] = await getEventsByIds(service.driver, 'o1', ['s']);
+    expect(s?.text).not.toContain('MIIEowIBAAKCAQEAx1y2z3');
+    expect(s?.text).toContain('[redacted:private_key]');
+    expect(s?.text).toContain('[redacted:phone]');
+    expect(JSON.stringify(s?.meta)).not.toContain('hunter2hunter2');
+    expect(s?.meta).toMatchObject({ n: 3 });
+    expect(s?.redacted).toBe(true);
+    const row = await service.driver.get<{ redactions: string }>(
+      `SELECT redactions FROM events WHERE event_id = 's'`,
+    );
+    expect(row?.redactions).not.toContain('hunter2');
+    expect(row?.redactions).not.toContain('13912345678');
+    expect(row?.redactions).toContain('private_key');
+  });
+
+  it('does not index the redacted secret', async () => {
+    await ingestEvents(deps, 'o1', [ev('p', 'call me at 13912345678 tomorrow')]);
+    const hits = await service.driver.query(
+      `SELECT rowid FROM search_fts WHERE search_fts MATCH '"13912345678"'`,
+    );
+    expect(hits).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+// The event shape hosts send, validated at the boundary.
+import { z } from 'zod';
+
+export const EVENT_KINDS = [
+  'user_message',
+  'agent_reply',
+  'tool_result',
+  'task_started',
+  'task_result',
+  'task_failed',
+  'task_blocked',
+  'needs_input',
+  'schedule_run',
+  'note',
+] as const;
+export const EVENT_ROLES = ['user', 'agent', 'tool', 'system'] as const;
+
+export const MAX_EVENT_TEXT = 32_000;
+export const MAX_EVENTS_PER_CALL = 1_000;
+export const MAX_META_BYTES = 16_384;
+
+export const OwnerSchema = z
+  .string({ error: 'owner is required (a string such as "user:alice")' })
+  .trim()
+  .min(1, 'owner must not be empty')
+  .max(200, 'owner is at most 200 characters');
+
+const IdSchema = z.string().trim().min(1, 'must not be empty').max(200, 'at most 200 characters');
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** ISO-8601 text or epoch milliseconds → epoch milliseconds. */
+export const TimeSchema = z
+  .union([
+    z.number().int('epoch milliseconds must be an integer').min(0).max(8.64e15),
+    z.string().regex(ISO_DATE, 'expected ISO-8601 (e.g. 2026-09-17T10:00:00Z) or epoch milliseconds'),
+  ])
+  .transform((value, ctx) => {
+    if (typeof value === 'number') return value;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: 'custom', message: `not a valid date: ${value}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+export const EventSchema = z.object({
+  event_id: IdSchema,
+  session_id: IdSchema.optional(),
+  task_id: IdSchema.optional(),
+  kind: z.enum(EVENT_KINDS),
+  role: z.enum(EVENT_ROLES),
+  at: TimeSchema,
+  text: z.string().max(MAX_EVENT_TEXT, `text is at most ${MAX_EVENT_TEXT} characters`),
+  meta: z
+    .record(z.string(), z.unknown())
+    .refine(
+      (meta) => JSON.stringify(meta).length <= MAX_META_BYTES,
+      `meta is at most ${MAX_META_BYTES} bytes of JSON`,
+    )
+    .optional(),
+});
+
+export type EventInput = z.input<typeof EventSchema>;
+export type EventData = z.output<typeof EventSchema>;
+
+export const IngestParamsSchema = z.object({
+  owner: OwnerSchema,
+  events: z
+    .array(z.unknown())
+    .min(1, 'events must hold at least one event')
+    .max(MAX_EVENTS_PER_CALL, `at most ${MAX_EVENTS_PER_CALL} events per call`),
+});
+
+export const RejectionSchema = z.object({
+  event_id: z.string().nullable(),
+  code: z.string(),
+  message: z.string(),
+});
+export type Rejection = z.infer<typeof RejectionSchema>;
+
+export const IngestResultSchema = z.object({
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  rejected: z.array(RejectionSchema),
+});
+export type IngestResult = z.infer<typeof IngestResultSchema>;
+
+/** The stored form of an event, as every read returns it. */
+export interface StoredEvent {
+  seq: number;
+  owner: string;
+  event_id: string;
+  session_id: string | null;
+  task_id: string | null;
+  kind: (typeof EVENT_KINDS)[number];
+  role: (typeof EVENT_ROLES)[number];
+  at: number;
+  text: string;
+  meta: Record<string, unknown> | null;
+  redacted: boolean;
+}

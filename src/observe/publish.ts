@@ -1,0 +1,132 @@
+// Publishing a valid proposal: memories, sources, index rows, consumed marks and the receipt, in one transaction.
+import { indexDocuments, type IndexDoc } from '../search/search.js';
+import type { Queryable } from '../storage/driver.js';
+import { tokenize } from '../text/tokenize.js';
+import { newId } from './ids.js';
+import type { MemoryKind, MemoryStatus, Receipt, Usage } from './schema.js';
+import {
+  addUsage,
+  consumeCompleted,
+  insertMemory,
+  markPublished,
+  nextPublishSeq,
+  setDisposition,
+  type ItemRow,
+  type MemoryRow,
+} from './store.js';
+import type { ValidMemory, ValidProposal } from './validate.js';
+
+/**
+ * The status a memory starts with (see ARCHITECTURE.md §2 and §8):
+ * - episode: active — an extractive report of what happened, every part cited;
+ * - preference: active — validation guarantees the user's own verbatim words back it;
+ * - fact: candidate — promotion needs independent evidence on two workdays (the organize stage);
+ * - procedure: candidate — never an instruction until confirmed.
+ */
+export function initialStatus(kind: MemoryKind): MemoryStatus {
+  return kind === 'episode' || kind === 'preference' ? 'active' : 'candidate';
+}
+
+interface Prepared {
+  row: Omit<MemoryRow, 'publish_seq'>;
+  sources: string[];
+  doc: IndexDoc;
+}
+
+const joinText = (parts: ReadonlyArray<string | undefined>): string =>
+  parts.filter((p): p is string => p !== undefined && p.length > 0).join('\n');
+
+const commonOf = (values: ReadonlyArray<string | null>): string | null => {
+  const first = values[0] ?? null;
+  return values.every((v) => v === first) ? first : null;
+};
+
+/** Rows and index documents for the memories of a batch (pure but for fresh ids). */
+export function prepareMemories(
+  owner: string,
+  batchId: string,
+  items: readonly ItemRow[],
+  memories: readonly ValidMemory[],
+  now: number,
+): Prepared[] {
+  const byId = new Map(items.map((i) => [i.event_id, i]));
+  return memories.map((m) => {
+    const events = m.sources.flatMap((id) => byId.get(id) ?? []);
+    const procedure =
+      m.kind === 'procedure'
+        ? { preconditions: m.preconditions ?? [], steps: m.steps ?? [], checks: m.checks ?? [], risk: m.risk }
+        : null;
+    const row: Omit<MemoryRow, 'publish_seq'> = {
+      memory_id: newId('mem'),
+      owner,
+      kind: m.kind,
+      status: initialStatus(m.kind),
+      text: m.text,
+      fact_kind: m.kind === 'fact' ? (m.fact_kind ?? null) : null,
+      subject: m.subject ?? null,
+      predicate: m.predicate ?? null,
+      object: m.object ?? null,
+      procedure: procedure ? JSON.stringify(procedure) : null,
+      quotes: m.quotes && m.quotes.length > 0 ? JSON.stringify(m.quotes) : null,
+      cues: m.cues && m.cues.length > 0 ? JSON.stringify(m.cues) : null,
+      at: Math.max(...events.map((e) => e.at)),
+      session_id: commonOf(events.map((e) => e.session_id)),
+      task_id: commonOf(events.map((e) => e.task_id)),
+      batch_id: batchId,
+      created_at: now,
+    };
+    const body = joinText([
+      m.text,
+      m.subject,
+      m.predicate,
+      m.object,
+      ...(m.preconditions ?? []),
+      ...(m.steps ?? []),
+      ...(m.checks ?? []),
+    ]);
+    const doc: IndexDoc = {
+      owner,
+      kind: m.kind,
+      ref: row.memory_id,
+      at: row.at,
+      sessionId: row.session_id,
+      taskId: row.task_id,
+      body: tokenize(body),
+      cues: tokenize((m.cues ?? []).join('\n')),
+    };
+    return { row, sources: m.sources, doc };
+  });
+}
+
+/**
+ * Writes everything a commit publishes; the caller runs it inside one transaction.
+ * invariant: memories, sources, index rows, consumed marks and the receipt land together or not at all
+ * (test: "a failure mid-publish leaves nothing behind").
+ */
+export async function writePublication(
+  tx: Queryable,
+  batch: { batchId: string; owner: string },
+  prepared: readonly Prepared[],
+  proposal: ValidProposal,
+  usage: Usage | undefined,
+  now: number,
+): Promise<Receipt> {
+  const publishSeq = await nextPublishSeq(tx, batch.owner);
+  for (const p of prepared) await insertMemory(tx, { ...p.row, publish_seq: publishSeq }, p.sources);
+  await indexDocuments(
+    tx,
+    prepared.map((p) => p.doc),
+  );
+  for (const [position, d] of proposal.dispositions) {
+    await setDisposition(tx, batch.batchId, position, d.action, d.reason);
+  }
+  await consumeCompleted(tx, batch.owner, batch.batchId, now);
+  await addUsage(tx, batch.batchId, usage);
+  const receipt: Receipt = {
+    batch_id: batch.batchId,
+    publish_seq: publishSeq,
+    memory_ids: prepared.map((p) => p.row.memory_id),
+  };
+  await markPublished(tx, receipt, now);
+  return receipt;
+}

@@ -1,0 +1,50 @@
+// The one place where error codes become wire errors and HTTP statuses.
+import type { z } from 'zod';
+import { ERROR_CODES, isMemoryError, type ErrorCode } from '../errors.js';
+
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
+  INVALID_JSON: 400,
+  INVALID_REQUEST: 400,
+  INVALID_PARAMS: 400,
+  EVENT_INVALID: 400,
+  PROPOSAL_INVALID: 422,
+  UNKNOWN_METHOD: 404,
+  NOT_FOUND: 404,
+  BATCH_NOT_FOUND: 404,
+  REQUEST_TOO_LARGE: 413,
+  UNAUTHORIZED: 401,
+  EVENT_CONFLICT: 409,
+  LEASE_LOST: 409,
+  TOO_MANY_CONNECTIONS: 503,
+  SHUTTING_DOWN: 503,
+  SERVER_UNAVAILABLE: 503,
+  IDLE_TIMEOUT: 408,
+  MODEL_ERROR: 502,
+  MODEL_TIMEOUT: 504,
+};
+
+export const httpStatusOf = (code: ErrorCode): number => HTTP_STATUS[code] ?? 500;
+
+/** Issues of a failed zod parse, each naming its field path. */
+export function zodIssues(error: z.ZodError): Array<{ path: string; message: string; code: string }> {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(root)',
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+export function toWireError(error: unknown): WireError {
+  if (isMemoryError(error)) {
+    return error.data === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, data: error.data };
+  }
+  return { code: 'INTERNAL', message: ERROR_CODES.INTERNAL };
+}

@@ -1,0 +1,74 @@
+// Params and results of the read methods.
+import { z } from 'zod';
+import { EVENT_KINDS, EVENT_ROLES, OwnerSchema, TimeSchema } from '../ingest/schema.js';
+import { MEMORY_KINDS, MEMORY_STATUSES } from '../observe/observe.js';
+
+export const RECALL_KINDS = ['event', ...MEMORY_KINDS] as const;
+
+export const RecallParamsSchema = z.object({
+  owner: OwnerSchema,
+  query: z.string().trim().min(1, 'query must not be empty').max(4000, 'query is at most 4,000 characters'),
+  limit: z.number().int().min(1).max(50).default(10),
+  kinds: z.array(z.enum(RECALL_KINDS)).min(1).optional(),
+  from: TimeSchema.optional(),
+  to: TimeSchema.optional(),
+  session_id: z.string().min(1).optional(),
+  task_id: z.string().min(1).optional(),
+  /** Reference time of the query (default: now), for relative time expressions. */
+  at: TimeSchema.optional(),
+});
+export type RecallParams = z.output<typeof RecallParamsSchema>;
+
+export const ChannelRanksSchema = z.object({
+  bm25: z.number().int().optional(),
+  id: z.number().int().optional(),
+  recency: z.number().int().optional(),
+});
+
+export const RecallItemSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+  at: z.string(),
+  score: z.number(),
+  source_refs: z.array(z.string()),
+  /** Memories only: a candidate is not yet a confirmed fact or an approved rule. */
+  status: z.enum(MEMORY_STATUSES).optional(),
+  channels: ChannelRanksSchema,
+  session_id: z.string().nullable(),
+  task_id: z.string().nullable(),
+});
+export type RecallItem = z.infer<typeof RecallItemSchema>;
+
+export const RecallResultSchema = z.object({
+  status: z.literal('ready'),
+  request_id: z.string(),
+  took_ms: z.number(),
+  items: z.array(RecallItemSchema),
+  terms: z.object({ selected: z.array(z.string()), dropped: z.array(z.string()) }),
+});
+export type RecallResult = z.infer<typeof RecallResultSchema>;
+
+export const EvidenceParamsSchema = z.object({
+  owner: OwnerSchema,
+  ids: z.array(z.string().min(1)).min(1, 'ids must hold at least one id').max(200, 'at most 200 ids'),
+});
+
+export const StoredEventSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  kind: z.enum(EVENT_KINDS),
+  role: z.enum(EVENT_ROLES),
+  at: z.string(),
+  text: z.string(),
+  session_id: z.string().nullable(),
+  task_id: z.string().nullable(),
+  meta: z.record(z.string(), z.unknown()).nullable(),
+  redacted: z.boolean(),
+});
+
+export const EvidenceResultSchema = z.object({
+  items: z.array(StoredEventSchema),
+  missing: z.array(z.string()),
+});

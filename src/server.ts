@@ -1,0 +1,82 @@
+// A running mnemo: the service plus its socket and HTTP faces, with graceful shutdown.
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import type { HandleOptions } from './protocol/envelope.js';
+import { startHttpServer, type HttpServer } from './protocol/http.js';
+import type { MethodTable } from './protocol/method.js';
+import { createMethodTable } from './protocol/methods.js';
+import { startSocketServer, type SocketServer } from './protocol/socket.js';
+import { openMemory, type MemoryService } from './service.js';
+import { createObservationWorker } from './worker.js';
+
+export interface RunningServer {
+  service: MemoryService;
+  table: MethodTable;
+  socket: SocketServer;
+  http: HttpServer | null;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  config: Config,
+  log: Logger,
+  handleOptions?: HandleOptions,
+): Promise<RunningServer> {
+  const service = await openMemory({ config, log });
+  const table = createMethodTable(service);
+  const options: HandleOptions = {
+    ...handleOptions,
+    onError: (error, method) => {
+      if (!(error instanceof Error && error.name === 'MemoryError'))
+        log.error({ err: error, method }, 'method failed');
+    },
+  };
+  let socket: SocketServer | undefined;
+  let http: HttpServer | null = null;
+  try {
+    socket = await startSocketServer({
+      path: config.socketPath,
+      table,
+      maxLineBytes: config.limits.maxLineBytes,
+      idleMs: config.limits.idleMs,
+      maxConnections: config.limits.maxConnections,
+      log,
+      handleOptions: options,
+    });
+    if (config.http) {
+      http = await startHttpServer({
+        host: config.http.host,
+        port: config.http.port,
+        ...(config.httpToken ? { token: config.httpToken } : {}),
+        table,
+        maxBodyBytes: config.limits.maxLineBytes,
+        log,
+        handleOptions: options,
+      });
+    }
+  } catch (error) {
+    await socket?.close();
+    await service.close();
+    throw error;
+  }
+  const openSocket = socket;
+  // invariant: with --observer external no batch is claimed here; the worker stops before the store closes
+  // (tests: test/observe/server.test.ts).
+  const worker = config.observer === 'external' ? null : createObservationWorker(service, config.model);
+  worker?.start();
+  let closing: Promise<void> | undefined;
+  return {
+    service,
+    table,
+    socket: openSocket,
+    http,
+    close() {
+      // invariant: work already acknowledged is finished before the store closes (test: graceful shutdown).
+      closing ??= (async () => {
+        await Promise.all([openSocket.close(), http?.close(), worker?.stop()]);
+        await service.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// Composition root: open storage, migrate, build the stages, close cleanly.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { MemoryError } from './errors.js';
+import type { Driver, Queryable } from './storage/driver.js';
+import { migrate, type MigrationResult } from './storage/migrate.js';
+import { openSqlite } from './storage/sqlite.js';
+import { createRedactor, type Redactor } from './text/redact.js';
+import { silentLogger, type Logger } from './log.js';
+
+export interface MemoryServiceOptions {
+  config: Pick<Config, 'dataDir' | 'redactEmails'> & Partial<Config>;
+  /** Overrides the database file (':memory:' in unit tests). */
+  databasePath?: string;
+  log?: Logger;
+  now?: () => number;
+}
+
+export interface MemoryService {
+  readonly driver: Driver;
+  readonly config: MemoryServiceOptions['config'];
+  readonly redactor: Redactor;
+  readonly salt: string;
+  readonly migration: MigrationResult;
+  readonly log: Logger;
+  readonly databasePath: string;
+  now(): number;
+  close(): Promise<void>;
+}
+
+async function storeSalt(db: Queryable): Promise<string> {
+  await db.run(`INSERT INTO settings (key, value) VALUES ('salt', ?) ON CONFLICT (key) DO NOTHING`, [
+    randomBytes(32).toString('hex'),
+  ]);
+  const row = await db.get<{ value: string }>(`SELECT value FROM settings WHERE key = 'salt'`);
+  if (!row) throw new MemoryError('INTERNAL', 'store salt missing');
+  return row.value;
+}
+
+export const databaseFile = (dataDir: string): string => join(dataDir, 'mnemo.sqlite3');
+
+export async function openMemory(options: MemoryServiceOptions): Promise<MemoryService> {
+  const databasePath = options.databasePath ?? databaseFile(options.config.dataDir);
+  if (databasePath !== ':memory:') mkdirSync(options.config.dataDir, { recursive: true, mode: 0o700 });
+  const driver = openSqlite({ path: databasePath });
+  let migration: MigrationResult;
+  try {
+    migration = await migrate(driver);
+  } catch (error) {
+    await driver.close();
+    throw error;
+  }
+  const salt = await storeSalt(driver);
+  const redactor = createRedactor({ emails: options.config.redactEmails, salt });
+  const now = options.now ?? Date.now;
+  return {
+    driver,
+    config: options.config,
+    redactor,
+    salt,
+    migration,
+    log: options.log ?? silentLogger(),
+    databasePath,
+    now,
+    close: () => driver.close(),
+  };
+}

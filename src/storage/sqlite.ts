@@ -1,0 +1,97 @@
+// The embedded default driver: better-sqlite3 with WAL, FULL sync and foreign keys.
+import Database from 'better-sqlite3';
+import type { Driver, Queryable, RunResult, SqlValue } from './driver.js';
+import { Mutex } from './mutex.js';
+
+export interface SqliteOptions {
+  /** A file path, or ':memory:'. */
+  path: string;
+  busyTimeoutMs?: number;
+  readonly?: boolean;
+}
+
+type Statement = Database.Statement<unknown[]>;
+
+export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Database.Database } {
+  const db = new Database(options.path, { readonly: options.readonly ?? false });
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+    // invariant: acknowledged writes survive power loss (NORMAL only survives process crashes).
+    db.pragma('synchronous = FULL');
+  }
+  db.pragma('foreign_keys = ON');
+
+  const cache = new Map<string, Statement>();
+  const prepare = (sql: string): Statement => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      if (cache.size > 500) cache.clear();
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+
+  const direct: Queryable = {
+    async query<T>(sql: string, params: readonly SqlValue[] = []) {
+      const stmt = prepare(sql);
+      return (stmt.reader ? stmt.all(...params) : (stmt.run(...params), [])) as T[];
+    },
+    async get<T>(sql: string, params: readonly SqlValue[] = []) {
+      return prepare(sql).get(...params) as T | undefined;
+    },
+    async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+      const info = prepare(sql).run(...params);
+      return { changes: info.changes, lastInsertRowid: Number(info.lastInsertRowid) };
+    },
+    async exec(sql: string) {
+      db.exec(sql);
+    },
+  };
+
+  const lock = new Mutex();
+  // Calls outside a transaction wait while one is open, so they never join it by accident.
+  const guarded = async <R>(fn: () => Promise<R>): Promise<R> => {
+    if (!lock.locked) return fn();
+    await lock.acquire();
+    try {
+      return await fn();
+    } finally {
+      lock.release();
+    }
+  };
+
+  return {
+    dialect: 'sqlite',
+    raw: db,
+    query: <T>(sql: string, params?: readonly SqlValue[]) => guarded(() => direct.query<T>(sql, params)),
+    get: <T>(sql: string, params?: readonly SqlValue[]) => guarded(() => direct.get<T>(sql, params)),
+    run: (sql: string, params?: readonly SqlValue[]) => guarded(() => direct.run(sql, params)),
+    exec: (sql: string) => guarded(() => direct.exec(sql)),
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      await lock.acquire();
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(direct);
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      } finally {
+        lock.release();
+      }
+    },
+    async close() {
+      await lock.acquire();
+      try {
+        if (db.open) db.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}

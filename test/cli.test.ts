@@ -1,0 +1,123 @@
+// The CLI end to end: the real binary, a real server process, real files.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EVENTS } from './helpers/fixtures.js';
+import { runCli, spawnServer } from './helpers/process.js';
+import { createTempDirs } from './helpers/temp.js';
+
+const temp = createTempDirs();
+afterAll(() => temp.cleanup());
+
+const jsonl = (events: readonly object[]) => events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+
+describe('mnemo CLI without a server (store opened directly)', () => {
+  const dir = temp.make();
+  const env = { MNEMO_HOME: dir, MNEMO_OWNER: 'user:cli' };
+  const file = join(dir, 'events.jsonl');
+  writeFileSync(file, jsonl(EVENTS) + 'not json\n');
+
+  it('ingests a file, reports rejects by line, and is resumable', async () => {
+    const first = await runCli(['ingest', file], { env });
+    expect(first.stdout).toContain('8 accepted, 0 duplicates, 1 rejected (via direct)');
+    expect(first.stderr).toContain('line 9: INVALID_JSON');
+    expect(first.code).toBe(2);
+    const second = await runCli(['ingest', file, '--json'], { env });
+    expect(JSON.parse(second.stdout)).toMatchObject({ accepted: 0, duplicates: 8, rejected: 1 });
+    expect(existsSync(join(dir, 'mnemo.sqlite3'))).toBe(true);
+  });
+
+  it('ingests from stdin', async () => {
+    const out = await runCli(['ingest', '-'], {
+      env,
+      input: jsonl([
+        {
+          event_id: 'stdin-1',
+          kind: 'note',
+          role: 'system',
+          at: '2026-09-03T00:00:00Z',
+          text: '来自标准输入的笔记',
+        },
+      ]),
+    });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('1 accepted');
+  });
+
+  it('recalls as a table and as JSON', async () => {
+    const table = await runCli(['recall', '发票报销'], { env });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/e1\s+.*bm25#1/);
+    const json = await runCli(['recall', 'RB-2026-0917', '--json', '--limit', '3'], { env });
+    const parsed = JSON.parse(json.stdout) as { status: string; items: Array<{ id: string }> };
+    expect(parsed.status).toBe('ready');
+    expect(parsed.items[0]?.id).toBe('e1');
+  });
+
+  it('reports status', async () => {
+    const status = await runCli(['status', '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ server: 'not running', counts: { events: 9 } });
+  });
+
+  it('rejects bad flags with a clear message', async () => {
+    const bad = await runCli(['recall', 'x', '--limit', 'many'], { env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/limit/);
+  });
+});
+
+describe('mnemo serve', () => {
+  it('serves socket and HTTP, talks to the CLI, refuses a second instance, and stops cleanly', async () => {
+    const dir = temp.make();
+    const env = { MNEMO_HOME: dir, MNEMO_OWNER: 'user:srv' };
+    const server = await spawnServer(['--http', '127.0.0.1:0'], env);
+    try {
+      expect(server.stdout()).toContain(`data:   ${dir}`);
+      expect(server.socketPath).toBe(join(dir, 'mnemo.sock'));
+      const file = join(dir, 'events.jsonl');
+      writeFileSync(file, jsonl(EVENTS));
+      const ingest = await runCli(['ingest', file], { env });
+      expect(ingest.stdout).toContain('8 accepted, 0 duplicates, 0 rejected (via server)');
+      const status = await runCli(['status', '--json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({ server: 'running', counts: { events: 8 } });
+
+      const url = server.httpUrl ?? '';
+      const health = (await (await fetch(`${url}/health`)).json()) as { status: string };
+      expect(health.status).toBe('ok');
+      const rpc = await fetch(`${url}/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id: 1,
+          method: 'memory.recall',
+          params: { owner: 'user:srv', query: '靠窗' },
+        }),
+      });
+      const body = (await rpc.json()) as {
+        id: number;
+        ok: boolean;
+        result: { items: Array<{ id: string }> };
+      };
+      expect(body.ok).toBe(true);
+      expect(body.result.items.map((i) => i.id)).toContain('e6');
+
+      const second = await runCli(['serve', '--no-http'], { env });
+      expect(second.code).not.toBe(0);
+      expect(second.stderr).toContain('SOCKET_IN_USE');
+      expect(existsSync(server.socketPath)).toBe(true);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    expect(server.stdout()).toContain('mnemo stopped (SIGTERM)');
+  });
+
+  it('refuses a non-loopback HTTP address without MNEMO_HTTP_TOKEN', async () => {
+    const dir = temp.make();
+    const out = await runCli(['serve', '--http', '0.0.0.0:0'], {
+      env: { MNEMO_HOME: dir, MNEMO_HTTP_TOKEN: '' },
+    });
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain('HTTP_TOKEN_REQUIRED');
+  });
+});

@@ -1,0 +1,76 @@
+// A real store (all migrations) with a fake clock, the method table and typed observation calls.
+import type { EventInput } from '../../src/index.js';
+import { createLocalClient, type LocalClient } from '../../src/local-client.js';
+import { createObservation, type Observation, type ObserveOptions } from '../../src/observe/observe.js';
+import { createMethodTable } from '../../src/protocol/methods.js';
+import { openMemory, type MemoryService } from '../../src/service.js';
+
+export const T0 = Date.parse('2026-09-17T10:00:00Z');
+
+export interface ObserveFixture {
+  service: MemoryService;
+  client: LocalClient;
+  observation: Observation;
+  clock: { now(): number; advance(ms: number): void; set(ms: number): void };
+  ingest(owner: string, events: EventInput[]): Promise<void>;
+  count(sql: string, params?: Array<string | number>): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function openFixture(
+  options: { databasePath?: string; dataDir?: string; observe?: Partial<ObserveOptions> } = {},
+): Promise<ObserveFixture> {
+  let t = T0;
+  const clock = {
+    now: () => t,
+    advance: (ms: number) => void (t += ms),
+    set: (ms: number) => void (t = ms),
+  };
+  const service = await openMemory({
+    config: { dataDir: options.dataDir ?? 'unused', redactEmails: true },
+    databasePath: options.databasePath ?? ':memory:',
+    now: clock.now,
+  });
+  const client = createLocalClient(createMethodTable(service), { checkResults: true });
+  const observation = createObservation({
+    driver: service.driver,
+    now: clock.now,
+    ...(options.observe ? { options: options.observe } : {}),
+  });
+  return {
+    service,
+    client,
+    observation,
+    clock,
+    async ingest(owner, events) {
+      const result = await client.call<{ accepted: number; rejected: unknown[] }>('memory.events.ingest', {
+        owner,
+        events,
+      });
+      if (result.rejected.length > 0) throw new Error(`rejected: ${JSON.stringify(result.rejected)}`);
+    },
+    async count(sql, params = []) {
+      const row = await service.driver.get<{ n: number }>(sql, params);
+      return row?.n ?? 0;
+    },
+    close: () => service.close(),
+  };
+}
+
+let counter = 0;
+
+/** A user message (or any kind) at T0 + `minute` minutes. */
+export function event(
+  text: string,
+  extra: Partial<Omit<EventInput, 'text'>> = {},
+): EventInput & { event_id: string } {
+  counter++;
+  return {
+    event_id: extra.event_id ?? `ev${counter}`,
+    kind: 'user_message',
+    role: 'user',
+    at: T0 + counter * 1000,
+    text,
+    ...extra,
+  } as EventInput & { event_id: string };
+}
