@@ -28,7 +28,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   const dir = temp.make();
-  const config = loadConfig({ dataDir: dir, http: '127.0.0.1:0' }, {});
+  const config = loadConfig({ dataDir: dir, http: '127.0.0.1:0', observer: 'external' }, {});
   server = await startServer(config, silentLogger(), { checkResults: true });
 });
 afterAll(async () => {

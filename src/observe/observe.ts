@@ -13,10 +13,12 @@ export {
   type BatchEvent,
   type ClaimedBatch,
   type MemoryKind,
+  type ObservationStatus,
+  type Proposal,
+  type ProposalInput,
   type Receipt,
   type Usage,
 } from './schema.js';
-export { type ObservationStatus, type ProposalInput, type Proposal } from './schema.js';
 
 export interface ObserveOptions extends SelectLimits, RetryPolicy {
   leaseMs: number;

@@ -121,7 +121,8 @@ function applySpans(text: string, found: RedactionSpan[], salt: string): RedactR
   return { text: out + text.slice(at), redacted: true, findings };
 }
 
-// invariant: merged spans are disjoint and cover every byte any rule matched, so no part of a secret survives.
+// invariant: merged spans are disjoint and cover every character any rule matched, so no part of a secret
+// survives (test: "never cuts a secret when a short span starts first").
 export function mergeSpans(spans: RedactionSpan[]): RedactionSpan[] {
   const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end || a.priority - b.priority);
   const merged: RedactionSpan[] = [];
@@ -141,7 +142,8 @@ export function mergeSpans(spans: RedactionSpan[]): RedactionSpan[] {
   return merged;
 }
 
-// invariant: a marker already in the text is never redacted again (`password=[redacted:password]`).
+// invariant: a marker already in the text is never redacted again (`password=[redacted:password]`)
+// (test: "is idempotent").
 function outsideMarkers(text: string, spans: RedactionSpan[]): RedactionSpan[] {
   const markers = [...text.matchAll(MARKER)].map((m) => [m.index, m.index + m[0].length] as const);
   return spans.filter((span) => !markers.some(([start, end]) => span.start >= start && span.end <= end));

@@ -4,6 +4,7 @@
 export const CJK_CLASS = String.raw`[[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30FC]&&[\p{L}\p{N}]]`;
 
 const CJK_START = new RegExp(`^${CJK_CLASS}`, 'v');
+const HAN = /\p{sc=Han}/u;
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 const WINDOW = 256;
 
@@ -18,6 +19,19 @@ export function tokenizeCjkRuns(runs: readonly string[]): (readonly string[])[] 
   let k = 0;
   // A lone character is its own word and has no bigram.
   return runs.map((run) => (isSingleCodePoint(run) ? [run] : (segmented[k++] ?? [])));
+}
+
+/**
+ * Each Han character of `tokens` once, in first-seen order: the single-character field, so that a
+ * query word (遛狗) still meets a text that holds only one of its characters (狗).
+ */
+export function hanCharacters(tokens: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.charCodeAt(0) < 0x2e80) continue;
+    for (const ch of token) if (HAN.test(ch)) seen.add(ch);
+  }
+  return [...seen];
 }
 
 interface Piece {

@@ -5,9 +5,10 @@ import { mayStem, stemEnglish } from './stem.js';
 import { CJK_CLASS, isCjkRun, tokenizeCjkRuns } from './tokenize-cjk.js';
 
 export { isStopWord } from './stopwords.js';
+export { hanCharacters } from './tokenize-cjk.js';
 
 /** Bump whenever tokenize() output can change for some input: indexed token rows must then be rebuilt. */
-export const TOKENIZER_VERSION = 1;
+export const TOKENIZER_VERSION = 2;
 
 export const MAX_TOKEN_LENGTH = 64;
 
