@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openMemory, type MemoryService } from '../service.js';
-import { ingestEvents, type IngestDeps } from './ingest.js';
+import { tokenize } from '../text/tokenize.js';
+import { CONTEXT_TOKENS, ingestEvents, type IngestDeps } from './ingest.js';
 import { getEventsByIds } from './store.js';
 
 let service: MemoryService;
@@ -108,5 +109,54 @@ describe('ingestEvents', () => {
       `SELECT rowid FROM search_fts WHERE search_fts MATCH '"13912345678"'`,
     );
     expect(hits).toEqual([]);
+  });
+
+  it('indexes the end of the previous turn of the same session as context, from the batch or the store', async () => {
+    await ingestEvents(deps, 'o1', [
+      ev('q', 'How are your pets doing?', { session_id: 's1' }),
+      ev('x', 'Unrelated words about taxes', { session_id: 's2' }),
+      ev('a', 'They are good, we got another cat', { session_id: 's1', role: 'agent' }),
+      ev('n', 'No session here'),
+    ]);
+    await ingestEvents(deps, 'o1', [
+      ev('b', 'Bailey sleeps all day', { session_id: 's1' }),
+      ev('m', 'Nor here'),
+    ]);
+    const inContext = async (word: string) => {
+      const rows = await service.driver.query<{ ref: string }>(
+        `SELECT d.ref FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
+          WHERE search_fts MATCH ? ORDER BY d.ref`,
+        [`context : "${tokenize(word)[0] ?? ''}"`],
+      );
+      return rows.map((r) => r.ref);
+    };
+    expect(await inContext('pets')).toEqual(['a']);
+    expect(await inContext('cat')).toEqual(['b']);
+    expect(await inContext('taxes')).toEqual([]);
+    expect(await inContext('session')).toEqual([]);
+    const roles = await service.driver.query(`SELECT ref, role FROM search_docs WHERE ref IN ('q', 'a')`);
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        { ref: 'q', role: 'user' },
+        { ref: 'a', role: 'agent' },
+      ]),
+    );
+  });
+
+  it('keeps only the last CONTEXT_TOKENS tokens of a long previous turn', async () => {
+    const long = `${'filler '.repeat(CONTEXT_TOKENS - 1)}omega`;
+    await ingestEvents(deps, 'o1', [
+      ev('p', `alpha ${long}`, { session_id: 's' }),
+      ev('r', 'reply', { session_id: 's' }),
+    ]);
+    const count = async (word: string) =>
+      (
+        await service.driver.query(`SELECT rowid FROM search_fts WHERE search_fts MATCH ?`, [
+          `context : "${word}"`,
+        ])
+      ).length;
+    expect(await count('omega')).toBe(1);
+    expect(await count('filler')).toBe(1);
+    expect(await count('alpha')).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // Ingest: validate, redact, then store events and index them in one transaction.
 import { createHmac } from 'node:crypto';
-import type { Driver } from '../storage/driver.js';
+import type { Driver, Queryable } from '../storage/driver.js';
 import { indexDocuments, type IndexDoc } from '../search/search.js';
 import type { Redactor, RedactResult } from '../text/redact.js';
 import { tokenize } from '../text/tokenize.js';
@@ -111,9 +111,42 @@ async function prepare(
     at: event.at,
     sessionId: row.session_id,
     taskId: row.task_id,
+    role: row.role,
     body: tokenize(red.text),
   };
   return { event, row, doc };
+}
+
+/** Tokens of the previous turn kept as a turn's context: its end, where a question to answer sits. */
+export const CONTEXT_TOKENS = 48;
+
+/**
+ * Gives each document the tail of the turn before it in its session, taken from the batch; returns
+ * the first turn of each session in the batch, whose previous turn is stored (or absent).
+ */
+function addBatchContext(prepared: readonly Prepared[]): Prepared[] {
+  const last = new Map<string, Prepared>();
+  const first: Prepared[] = [];
+  for (const p of prepared) {
+    const session = p.row.session_id;
+    if (session === null) continue;
+    const before = last.get(session);
+    if (before) p.doc.context = before.doc.body.slice(-CONTEXT_TOKENS);
+    else first.push(p);
+    last.set(session, p);
+  }
+  return first;
+}
+
+/** The latest stored turn of each session as context; runs inside the transaction, before the inserts. */
+async function addStoredContext(tx: Queryable, owner: string, first: readonly Prepared[]): Promise<void> {
+  for (const p of first) {
+    const row = await tx.get<{ text: string }>(
+      'SELECT text FROM events WHERE owner = ? AND session_id = ? ORDER BY seq DESC LIMIT 1',
+      [owner, p.row.session_id],
+    );
+    if (row) p.doc.context = tokenize(row.text).slice(-CONTEXT_TOKENS);
+  }
 }
 
 export interface IngestOutcome extends IngestResult {
@@ -154,11 +187,14 @@ export async function ingestEvents(
     prepared.push(await prepare(deps, owner, event, redacted[i] as RedactResult));
   }
 
+  const firstOfSession = addBatchContext(prepared);
+
   const now = (deps.now ?? Date.now)();
   const stored = new Map<string, number>();
   let duplicates = 0;
   const seenInCall = new Map<string, string>();
   await deps.driver.transaction(async (tx) => {
+    await addStoredContext(tx, owner, firstOfSession);
     const docs: IndexDoc[] = [];
     for (const p of prepared) {
       const earlier = seenInCall.get(p.row.event_id);

@@ -109,7 +109,11 @@ export function createMethodTable(service: MemoryService): MethodTable {
       summary: 'Find memory by words, ids, time or task; channels fused by reciprocal rank fusion.',
       params: RecallParamsSchema,
       result: RecallResultSchema,
-      handler: (p) => recallMemory(db, p),
+      handler: (p) =>
+        recallMemory(db, p, {
+          now: service.now,
+          ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
+        }),
     }),
     defineMethod({
       name: 'memory.evidence.get',

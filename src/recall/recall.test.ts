@@ -88,3 +88,88 @@ describe('recallMemory', () => {
     expect(r).toMatchObject({ status: 'ready', items: [] });
   });
 });
+
+describe('recallMemory: context, characters, time and priors', () => {
+  let svc: MemoryService;
+  const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
+  const turn = (id: string, session: string, role: 'user' | 'agent', at: number, text: string) => ({
+    event_id: id,
+    session_id: session,
+    kind: role === 'user' ? 'user_message' : 'agent_reply',
+    role,
+    at,
+    text,
+  });
+
+  beforeEach(async () => {
+    svc = await openMemory({ config: { dataDir: 'unused', redactEmails: true }, databasePath: ':memory:' });
+    const deps = { driver: svc.driver, redactor: svc.redactor, salt: svc.salt };
+    await ingestEvents(deps, 'me', [
+      // Monday 15 May 2023
+      turn('a1', 's1', 'agent', day('2023-05-15'), 'How are your pets doing these days?'),
+      turn('u1', 's1', 'user', day('2023-05-15'), 'They are fine, we adopted another cat named Bailey.'),
+      // Saturday 27 May 2023
+      turn('u2', 's2', 'user', day('2023-05-27'), 'I went to a jazz concert downtown with Rachel.'),
+      turn(
+        'a2',
+        's2',
+        'agent',
+        day('2023-05-27'),
+        'A jazz concert sounds lovely, I hope the band played well.',
+      ),
+      // Saturday 13 May 2023
+      turn('u3', 's3', 'user', day('2023-05-13'), 'I saw a jazz concert at the park with my brother.'),
+      turn('z1', 's4', 'user', day('2023-05-01'), '我有一条狗，叫贝贝'),
+    ]);
+  });
+  afterEach(() => svc.close());
+
+  const ask = (query: string, extra: Record<string, unknown> = {}) =>
+    recallMemory(svc.driver, RecallParamsSchema.parse({ owner: 'me', query, ...extra }));
+
+  it('finds the answer that follows the question through the context field', async () => {
+    const r = await ask('What pets do they have?');
+    expect(r.items.slice(0, 2).map((i) => i.id)).toContain('u1');
+  });
+
+  it('matches a Chinese word through the single characters of a memory (遛狗 → 狗)', async () => {
+    const r = await ask('我就去遛狗');
+    expect(r.items[0]?.id).toBe('z1');
+    expect(r.terms.selected).toContain('狗');
+  });
+
+  it('ranks the turns inside the time the query names first, through the time channel', async () => {
+    const at = day('2023-05-30');
+    const last = await ask('Which jazz concert did I go to last Saturday?', { at });
+    expect(last.items[0]?.id).toBe('u2');
+    expect(last.items[0]?.channels.time).toBe(1);
+    const earlier = await ask('Which jazz concert did I go to on 13 May?', { at });
+    expect(earlier.items[0]?.id).toBe('u3');
+    // The same words with no time named: no time channel.
+    const plain = await ask('jazz concert', { at });
+    expect(plain.items.every((i) => i.channels.time === undefined)).toBe(true);
+  });
+
+  it('ranks by time only when the query asks for the latest', async () => {
+    const plain = await ask('jazz concert');
+    expect(plain.items.every((i) => i.channels.recency === undefined)).toBe(true);
+    const latest = await ask('my latest jazz concert');
+    expect(latest.items.some((i) => i.channels.recency === 1)).toBe(true);
+  });
+
+  it('finds an id in the turn that holds it, not in the reply that has it as context', async () => {
+    const deps = { driver: svc.driver, redactor: svc.redactor, salt: svc.salt };
+    await ingestEvents(deps, 'me', [
+      turn('o1', 's5', 'user', day('2023-05-20'), 'Where is order ORD-55120?'),
+      turn('o2', 's5', 'agent', day('2023-05-21'), 'It left the warehouse this morning.'),
+    ]);
+    const r = await ask('ORD-55120');
+    expect(r.items[0]).toMatchObject({ id: 'o1', channels: { id: 1 } });
+    expect(r.items.find((i) => i.id === 'o2')?.channels.id).toBeUndefined();
+  });
+
+  it("prefers the user's own turns when the query speaks as the user", async () => {
+    const mine = await ask('jazz concert I heard', { at: day('2023-05-30') });
+    expect(mine.items.slice(0, 2).map((i) => i.id)).not.toContain('a2');
+  });
+});

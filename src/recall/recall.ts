@@ -1,36 +1,31 @@
-// Recall: channels over the one index (BM25 on selected terms, exact ids, recency) fused by RRF.
+// Recall: channels over the one index (BM25 with priors, the time the query names, exact ids, time
+// order when asked) fused by RRF, then read back as events and memories.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { getEventsByIds } from '../ingest/store.js';
 import { getMemoriesByIds, type MemoryWithSources } from '../observe/observe.js';
-import { fuseRankings, isIdTerm, searchBm25, searchIds, selectTerms, type DocHit } from '../search/search.js';
+import type { DocHit } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
-import { queryTerms } from '../text/tokenize.js';
+import { planQuery } from './query.js';
+import { RANK_DEFAULTS, rankDocuments, type ChannelWeights } from './rank.js';
 import type { RecallItem, RecallParams, RecallResult } from './schema.js';
 
 export const RECALL_TEXT_LIMIT = 1_200;
 
 export interface RecallOptions {
   candidates?: number;
-  weights?: { bm25: number; id: number; recency: number };
+  weights?: Partial<ChannelWeights>;
+  /** Calendar of relative time expressions ("yesterday", "上周三"); default UTC. */
+  timeZone?: string;
+  /** Reference time when the query gives none (`params.at`); default Date.now. */
+  now?: () => number;
 }
-
-const DEFAULT_WEIGHTS = { bm25: 1, id: 1, recency: 0.2 };
-
-/** Raw identifiers typed in the query (kept before tokenizing, so case and punctuation match stored ids). */
-const rawIdsOf = (query: string): string[] =>
-  [
-    ...new Set(
-      query
-        .split(/[\s,;，；。、()（）"'“”?？!！]+/u)
-        .filter((w) => /\d/.test(w) && (w.length >= 3 || /\p{L}/u.test(w))),
-    ),
-  ].slice(0, 16);
 
 export async function recallMemory(db: Queryable, params: RecallParams, options: RecallOptions = {}) {
   const started = performance.now();
-  const weights = options.weights ?? DEFAULT_WEIGHTS;
   const candidates = options.candidates ?? Math.max(50, params.limit * 5);
+  const at = params.at ?? (options.now ?? Date.now)();
+  const plan = planQuery(params.query, { at, ...(options.timeZone ? { timeZone: options.timeZone } : {}) });
   const filters = {
     owner: params.owner,
     kinds: params.kinds,
@@ -39,26 +34,17 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
     sessionId: params.session_id,
     taskId: params.task_id,
   };
-  const terms = queryTerms(params.query);
-  const selection = await selectTerms(db, terms);
-  const bm25 = await searchBm25(
+  const settings = { ...RANK_DEFAULTS, weights: { ...RANK_DEFAULTS.weights, ...options.weights } };
+  const { fused, docs, selection } = await rankDocuments(
     db,
-    selection.selected.map((t) => t.term),
+    params.query,
+    plan,
     filters,
-    { limit: candidates },
+    candidates,
+    settings,
   );
-  const ids = await searchIds(db, terms.filter(isIdTerm), rawIdsOf(params.query), filters, candidates);
 
-  const byDoc = new Map<number, DocHit>();
-  for (const hit of [...bm25, ...ids]) if (!byDoc.has(hit.docId)) byDoc.set(hit.docId, hit);
-  const recency = [...byDoc.values()].sort((a, b) => b.at - a.at).map((h) => h.docId);
-  const fused = fuseRankings([
-    { channel: 'bm25', weight: weights.bm25, keys: bm25.map((h) => h.docId) },
-    { channel: 'id', weight: weights.id, keys: ids.map((h) => h.docId) },
-    { channel: 'recency', weight: weights.recency, keys: recency },
-  ]).slice(0, params.limit);
-
-  const hits = fused.map((f) => ({ fused: f, hit: byDoc.get(f.key) as DocHit }));
+  const hits = fused.slice(0, params.limit).map((f) => ({ fused: f, hit: docs.get(f.key) as DocHit }));
   const events = await getEventsByIds(
     db,
     params.owner,

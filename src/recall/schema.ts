@@ -22,6 +22,9 @@ export type RecallParams = z.output<typeof RecallParamsSchema>;
 export const ChannelRanksSchema = z.object({
   bm25: z.number().int().optional(),
   id: z.number().int().optional(),
+  /** Rank among the matches inside the time the query names ("last week", "上周三"). */
+  time: z.number().int().optional(),
+  /** Rank by time among the best matches, when the query asks for the latest (or the earliest). */
   recency: z.number().int().optional(),
 });
 

@@ -8,6 +8,8 @@ export interface DocFilters {
   to?: number;
   sessionId?: string;
   taskId?: string;
+  /** Keep documents whose time falls in any of these spans (both ends inclusive). */
+  spans?: readonly { from: number; to: number }[];
 }
 
 export function filterSql(f: DocFilters, alias = 'd'): { where: string; params: SqlValue[] } {
@@ -25,6 +27,10 @@ export function filterSql(f: DocFilters, alias = 'd'): { where: string; params: 
   if (f.to !== undefined) {
     parts.push(`${alias}.at <= ?`);
     params.push(f.to);
+  }
+  if (f.spans && f.spans.length > 0) {
+    parts.push(`(${f.spans.map(() => `${alias}.at BETWEEN ? AND ?`).join(' OR ')})`);
+    for (const span of f.spans) params.push(span.from, span.to);
   }
   if (f.sessionId !== undefined) {
     parts.push(`${alias}.session_id = ?`);

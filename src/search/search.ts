@@ -1,5 +1,15 @@
 // The full-text index below the stages: ingest and observe write it, recall reads its channels.
 export { indexDocuments, countDocs, termStats, type IndexDoc, type TermStat } from './store.js';
-export { selectTerms, searchBm25, searchIds, isIdTerm, type DocHit, type TermSelection } from './channels.js';
+export {
+  selectTerms,
+  searchBm25,
+  searchIds,
+  isIdTerm,
+  DEFAULT_COLUMN_WEIGHTS,
+  type Bm25Hit,
+  type ColumnWeights,
+  type DocHit,
+  type TermSelection,
+} from './channels.js';
 export { fuseRankings, type Fused, type RankedList } from './rrf.js';
 export { filterSql, type DocFilters } from './filters.js';

@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
-import { isStopWord, MAX_TOKEN_LENGTH, queryTerms, tokenize, TOKENIZER_VERSION } from './tokenize.js';
+import {
+  hanCharacters,
+  isStopWord,
+  MAX_TOKEN_LENGTH,
+  queryTerms,
+  tokenize,
+  TOKENIZER_VERSION,
+} from './tokenize.js';
 
 // The contract with the search index: what FTS5 `unicode61 tokenchars '-_.'` keeps whole.
 const FTS_TOKEN = /^[\p{L}\p{N}\p{M}\p{Co}][\p{L}\p{N}\p{M}\p{Co}\-_.]*$/u;
@@ -286,4 +293,13 @@ describe('isStopWord', () => {
 
 it('TOKENIZER_VERSION is a positive integer', () => {
   expect(Number.isInteger(TOKENIZER_VERSION) && TOKENIZER_VERSION >= 1).toBe(true);
+});
+
+describe('hanCharacters', () => {
+  it('lists each Han character of the tokens once, and nothing else / 每个汉字一次', () => {
+    expect(hanCharacters(tokenize('我有一条狗，狗很乖'))).toEqual(['我', '有', '一', '条', '狗', '很', '乖']);
+    expect(hanCharacters(tokenize('東京タワー and 서울 RB-2026'))).toEqual(['東', '京']);
+    expect(hanCharacters(tokenize('𠮷野家'))).toEqual(['𠮷', '野', '家']);
+    expect(hanCharacters([])).toEqual([]);
+  });
 });

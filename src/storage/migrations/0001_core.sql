@@ -35,16 +35,42 @@ CREATE TABLE search_docs (
   at INTEGER NOT NULL,
   session_id TEXT,
   task_id TEXT,
+  -- Who wrote an event document (user, agent, …); NULL for memories.
+  role TEXT,
   tok_version INTEGER NOT NULL,
   UNIQUE (owner, kind, ref)
 );
 CREATE INDEX search_docs_owner_ref ON search_docs (owner, ref);
 CREATE INDEX search_docs_owner_at ON search_docs (owner, at);
+-- The id channel looks up sessions and tasks by id.
+CREATE INDEX search_docs_owner_session ON search_docs (owner, session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX search_docs_owner_task ON search_docs (owner, task_id) WHERE task_id IS NOT NULL;
 
--- Pre-tokenized text: tokens joined by spaces, so FTS5 only splits on spaces.
+-- Each owner's document count and doc id bounds, kept by triggers: recall plans a search by the
+-- owner's share of the index and lets FTS5 skip the doc ids outside the bounds.
+CREATE TABLE search_owners (
+  owner TEXT PRIMARY KEY,
+  docs INTEGER NOT NULL,
+  first_doc INTEGER NOT NULL,
+  last_doc INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TRIGGER search_docs_counted AFTER INSERT ON search_docs BEGIN
+  INSERT INTO search_owners (owner, docs, first_doc, last_doc) VALUES (new.owner, 1, new.doc_id, new.doc_id)
+    ON CONFLICT (owner) DO UPDATE SET docs = docs + 1, first_doc = min(first_doc, new.doc_id),
+      last_doc = max(last_doc, new.doc_id);
+END;
+CREATE TRIGGER search_docs_uncounted AFTER DELETE ON search_docs BEGIN
+  UPDATE search_owners SET docs = docs - 1 WHERE owner = old.owner;
+END;
+
+-- Pre-tokenized text: tokens joined by spaces, so FTS5 only splits on spaces. Columns, by weight:
+-- body (the text), cues (observer cues), context (the previous turn of the session), chars (each Han
+-- character once, so a word matches the single characters of longer words).
 CREATE VIRTUAL TABLE search_fts USING fts5 (
   body,
   cues,
+  context,
+  chars,
   content = '',
   contentless_delete = 1,
   tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*' tokenchars '-_.'"

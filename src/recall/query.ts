@@ -1,0 +1,53 @@
+// A query read once: its index terms, the single Han characters of its words, what it says about time.
+import { hanCharacters, isStopWord, queryTerms } from '../text/tokenize.js';
+import { DAY, type Span } from './calendar.js';
+import { parseTimeIntent, type TimeOrder } from './time-intent.js';
+
+export interface QueryPlan {
+  /** Index terms, without the words of the time expressions (the time channel reads those). */
+  terms: string[];
+  /** Han characters of multi-character words, matched in the low-weight single-character field. */
+  chars: string[];
+  /** Padded spans of the time expressions; empty when the query names no time. */
+  spans: Span[];
+  order?: TimeOrder;
+  /** The query speaks as the user (I, my, 我): the user's own turns are likelier evidence. */
+  firstPerson: boolean;
+}
+
+export interface PlanOptions {
+  at: number;
+  timeZone?: string;
+}
+
+const FIRST_PERSON = /\b(?:i|me|my|mine|myself)\b|我(?!们)/u;
+// Month and day names of a time expression stay terms: a text may name the day it tells of.
+const NAMED_TIME =
+  /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)/;
+
+/**
+ * People speak loosely of time ("last week" for ten days ago) and tell of a thing on the day or in
+ * the days after it: a span grows by half its length on each side, at least a day before and two after.
+ */
+export const padSpan = (span: Span): Span => {
+  const half = Math.round((span.to - span.from) / 2);
+  return { from: span.from - Math.max(DAY, half), to: span.to + Math.max(2 * DAY, half) };
+};
+
+export function planQuery(query: string, options: PlanOptions): QueryPlan {
+  const intent = parseTimeIntent(query, options.at, options.timeZone);
+  const timeWords = new Set(queryTerms(intent.phrases.join(' ')));
+  const terms = queryTerms(query).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t));
+  const words = new Set(terms);
+  const chars = hanCharacters(terms.filter((t) => t.length > 1)).filter(
+    (c) => !words.has(c) && !isStopWord(c),
+  );
+  const plan: QueryPlan = {
+    terms,
+    chars,
+    spans: intent.spans.map(padSpan),
+    firstPerson: FIRST_PERSON.test(query.toLowerCase()),
+  };
+  if (intent.order) plan.order = intent.order;
+  return plan;
+}

@@ -1,0 +1,109 @@
+// The ranked lists recall fuses: BM25 with priors, BM25 inside the named time, exact ids, and time
+// order among the best matches when the query asks for the latest or the earliest.
+import {
+  fuseRankings,
+  isIdTerm,
+  searchBm25,
+  searchIds,
+  selectTerms,
+  type ColumnWeights,
+  type DocFilters,
+  type DocHit,
+  type Fused,
+  type RankedList,
+  type TermSelection,
+} from '../search/search.js';
+import type { Queryable } from '../storage/driver.js';
+import { addSessionVotes, boostRole } from './priors.js';
+import type { QueryPlan } from './query.js';
+
+export interface ChannelWeights {
+  bm25: number;
+  id: number;
+  time: number;
+  recency: number;
+}
+
+export interface RankSettings {
+  weights: ChannelWeights;
+  columns: ColumnWeights;
+  /** Score factor of the user's own turns when the query speaks as the user. */
+  firstPersonUserBoost: number;
+  /** Share of the rest of its session's vote added to a hit, and how many hits make a vote. */
+  sessionVote: { weight: number; top: number };
+  /** Best BM25 hits that the recency channel re-orders by time. */
+  recencyPool: number;
+}
+
+/**
+ * Chosen on half of the LoCoMo conversations and checked on the other half, on LongMemEval and on
+ * DuLeMon (docs/BENCHMARKS.md); none of them is keyed to a dataset.
+ */
+export const RANK_DEFAULTS: RankSettings = {
+  weights: { bm25: 1, id: 1, time: 1, recency: 0.5 },
+  columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
+  firstPersonUserBoost: 1.5,
+  sessionVote: { weight: 0.15, top: 3 },
+  recencyPool: 20,
+};
+
+export interface Ranking {
+  fused: Fused<number>[];
+  docs: Map<number, DocHit>;
+  selection: TermSelection;
+}
+
+/** Raw identifiers typed in the query (kept before tokenizing, so case and punctuation match stored ids). */
+const rawIdsOf = (query: string): string[] =>
+  [
+    ...new Set(
+      query
+        .split(/[\s,;，；。、()（）"'“”?？!！]+/u)
+        .filter((w) => /\d/.test(w) && (w.length >= 3 || /\p{L}/u.test(w))),
+    ),
+  ].slice(0, 16);
+
+export async function rankDocuments(
+  db: Queryable,
+  query: string,
+  plan: QueryPlan,
+  filters: DocFilters,
+  candidates: number,
+  settings: RankSettings,
+): Promise<Ranking> {
+  const selection = await selectTerms(db, [...plan.terms, ...plan.chars]);
+  const terms = selection.selected.map((t) => t.term);
+  const bm25Options = { limit: candidates, weights: settings.columns };
+  const boost = plan.firstPerson ? settings.firstPersonUserBoost : 1;
+  const { weight, top } = settings.sessionVote;
+  const bm25 = addSessionVotes(
+    boostRole(await searchBm25(db, terms, filters, bm25Options), 'user', boost),
+    weight,
+    top,
+  );
+  // A separate search inside the spans finds what the plain one ranked too low to return.
+  const timed =
+    plan.spans.length > 0
+      ? boostRole(await searchBm25(db, terms, { ...filters, spans: plan.spans }, bm25Options), 'user', boost)
+      : [];
+  const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
+
+  const docs = new Map<number, DocHit>();
+  for (const hit of [...bm25, ...timed, ...ids]) if (!docs.has(hit.docId)) docs.set(hit.docId, hit);
+  const { weights } = settings;
+  const lists: RankedList<number>[] = [
+    { channel: 'bm25', weight: weights.bm25, keys: bm25.map((h) => h.docId) },
+    { channel: 'id', weight: weights.id, keys: ids.map((h) => h.docId) },
+    { channel: 'time', weight: weights.time, keys: timed.map((h) => h.docId) },
+  ];
+  // Time order helps only when asked for: over every candidate it buries the best matches.
+  if (plan.order) {
+    const sign = plan.order === 'recent' ? 1 : -1;
+    const pool = bm25.slice(0, settings.recencyPool).sort((a, b) => sign * (b.at - a.at));
+    lists.push({ channel: 'recency', weight: weights.recency, keys: pool.map((h) => h.docId) });
+  }
+  const at = (key: number): number => docs.get(key)?.at ?? 0;
+  // Equal scores: the newer first.
+  const fused = fuseRankings(lists).sort((a, b) => b.score - a.score || at(b.key) - at(a.key));
+  return { fused, docs, selection };
+}
