@@ -1,4 +1,6 @@
 // `npm run bench`: durable ingest and recall latency at each size, against raw SQLite, into docs/BENCHMARKS.md.
+// Options: --sizes 100000,1000000  --queries 400  --warmup 50  --raw-seconds 120 (time budget of the raw
+// FTS5 queries per size)  --out docs/BENCHMARKS.md  --data ../shared/data (both relative to the repo root).
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -6,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLocalClient, createMethodTable, openMemory } from '../src/index.js';
-import { createEventSource, loadCorpus, pickQueries } from './corpus.js';
+import { createEventSource, loadCorpus, pickQueries, type BenchQuery, type EventSource } from './corpus.js';
 import { ingestThroughApi, openRawTable } from './ingest.js';
 import { measureRecall, openRawFts } from './recall.js';
 import { writeReport, type BenchResult, type SizeResult } from './report.js';
@@ -19,6 +21,7 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '100000,1000000' },
     queries: { type: 'string', default: '400' },
     warmup: { type: 'string', default: '50' },
+    'raw-seconds': { type: 'string', default: '120' },
     out: { type: 'string', default: 'docs/BENCHMARKS.md' },
     data: { type: 'string', default: '../shared/data' },
   },
@@ -32,21 +35,24 @@ if (sizes.some((s) => !Number.isInteger(s) || s <= 0))
   throw new Error(`--sizes: positive integers, got ${args.sizes}`);
 const queryCount = Number(args.queries);
 const warmup = Number(args.warmup);
+const rawBudgetMs = Number(args['raw-seconds']) * 1000;
 const outPath = resolve(ROOT, args.out);
 const dataDir = resolve(ROOT, args.data);
 
-let rssPeak = 0;
-const sampleRss = (): void => {
-  rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+/** Peak RSS sampled while mnemo works and while the raw baselines do (after each batch or query). */
+const rssPeak = { mnemo: 0, raw: 0 };
+type Phase = keyof typeof rssPeak;
+const sampleRss = (phase: Phase): void => {
+  rssPeak[phase] = Math.max(rssPeak[phase], process.memoryUsage.rss());
 };
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 
 /** One progress line on stderr: rewritten in place on a terminal, every 10 s otherwise. */
-function progress(label: string, total: number) {
+function progress(label: string, total: number, phase: Phase) {
   let last = 0;
   const started = performance.now();
   return (done: number): void => {
-    sampleRss();
+    sampleRss(phase);
     const now = performance.now();
     const finished = done >= total;
     if (!finished && now - last < (process.stderr.isTTY ? 250 : 10_000)) return;
@@ -63,21 +69,8 @@ const fileMb = (path: string): number =>
     0,
   );
 
-async function main(): Promise<BenchResult> {
-  const wallStarted = performance.now();
-  process.stderr.write(`loading corpus from ${relative(ROOT, dataDir)}\n`);
-  const corpus = loadCorpus(dataDir);
-  const source = createEventSource(corpus);
-  const queries = pickQueries(corpus, queryCount);
-  const warm = pickQueries(corpus, warmup, 99);
-  sampleRss();
-
-  const tmp = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
-  const cleanup = (): void => rmSync(tmp, { recursive: true, force: true });
-  process.once('SIGINT', () => {
-    cleanup();
-    process.exit(130);
-  });
+/** Grows one store through the API size by size; the raw baselines get the same rows. */
+async function runSizes(tmp: string, source: EventSource, queries: BenchQuery[], warm: BenchQuery[]) {
   const service = await openMemory({ config: { dataDir: join(tmp, 'mnemo'), redactEmails: true } });
   const client = createLocalClient(createMethodTable(service));
   const raw = openRawTable(join(tmp, 'raw-events.sqlite3'));
@@ -92,23 +85,24 @@ async function main(): Promise<BenchResult> {
         source,
         from,
         size,
-        progress(`mnemo ingest`, size),
+        progress('mnemo ingest', size, 'mnemo'),
       );
-      const rawIngest = raw.insert(source, from, size, progress(`raw inserts`, size));
-      const rawFtsBuildSeconds = fts.insert(source, from, size, progress(`raw FTS5 build`, size));
+      const rawIngest = raw.insert(source, from, size, progress('raw inserts', size, 'raw'));
+      const rawFtsBuildSeconds = fts.insert(source, from, size, progress('raw FTS5 build', size, 'raw'));
       const recall = await measureRecall(
         client,
         OWNER,
         queries,
         warm,
-        progress(`mnemo recall @${size}`, queries.length),
+        progress(`mnemo recall @${size}`, queries.length, 'mnemo'),
       );
       const rawRecall = await fts.measure(
         queries,
         warm,
-        progress(`raw FTS5 recall @${size}`, queries.length),
+        progress(`raw FTS5 recall @${size}`, queries.length, 'raw'),
+        rawBudgetMs,
       );
-      sampleRss();
+      const dbMb = fileMb(service.databasePath);
       results.push({
         size,
         from,
@@ -117,8 +111,9 @@ async function main(): Promise<BenchResult> {
         rawFtsBuildSeconds,
         recall,
         rawRecall,
-        dbMb: fileMb(service.databasePath),
-        rssMb: mb(rssPeak),
+        dbMb,
+        rssMb: mb(rssPeak.mnemo),
+        rawRssMb: mb(rssPeak.raw),
       });
       process.stderr.write(
         `@${size}: ingest ${Math.round(ingest.perSecond)}/s (raw ${Math.round(rawIngest.perSecond)}/s); ` +
@@ -131,17 +126,39 @@ async function main(): Promise<BenchResult> {
     raw.close();
     fts.close();
     await service.close();
+  }
+  return results;
+}
+
+async function main(): Promise<BenchResult> {
+  const wallStarted = performance.now();
+  process.stderr.write(`loading corpus from ${relative(ROOT, dataDir)}\n`);
+  const corpus = loadCorpus(dataDir);
+  const source = createEventSource(corpus);
+  const queries = pickQueries(corpus, queryCount);
+  const warm = pickQueries(corpus, warmup, 99);
+  const loadedRssMb = mb(process.memoryUsage.rss());
+
+  const tmp = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
+  const cleanup = (): void => rmSync(tmp, { recursive: true, force: true });
+  process.once('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  let results: SizeResult[];
+  try {
+    results = await runSizes(tmp, source, queries, warm);
+  } finally {
     cleanup();
   }
 
-  const cpu = cpus()[0]?.model.trim() ?? 'unknown cpu';
   const shownOut = isAbsolute(args.out) ? relative(ROOT, outPath) : args.out;
   const shownArgs = process.argv.slice(2).map((a) => (a === args.out ? shownOut : a));
   return {
     command: ['npm run bench', ...(shownArgs.length > 0 ? ['--', ...shownArgs] : [])].join(' '),
     date: new Date().toISOString().slice(0, 10),
     machine: {
-      cpu,
+      cpu: cpus()[0]?.model.trim() ?? 'unknown cpu',
       cores: availableParallelism(),
       node: process.version,
       memGb: Math.round(totalmem() / 1024 ** 3),
@@ -155,7 +172,9 @@ async function main(): Promise<BenchResult> {
       zh: queries.filter((q) => q.lang === 'zh').length,
       warmup: warm.length,
     },
+    rawSeconds: rawBudgetMs / 1000,
     sizes: results,
+    loadedRssMb,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     wallSeconds: (performance.now() - wallStarted) / 1000,
   };
