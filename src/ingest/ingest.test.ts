@@ -51,6 +51,19 @@ describe('ingestEvents', () => {
     expect(out.rejected.map((r) => [r.event_id, r.code])).toEqual([['a', 'EVENT_CONFLICT']]);
   });
 
+  it('keeps each owner’s document count and doc id bounds across calls', async () => {
+    await ingestEvents(deps, 'o1', [ev('a', 'one'), ev('b', 'two')]);
+    await ingestEvents(deps, 'o2', [ev('a', 'other owner')]);
+    await ingestEvents(deps, 'o1', [ev('c', 'three'), ev('a', 'one')]);
+    const rows = await service.driver.query(
+      'SELECT owner, docs, first_doc AS first, last_doc AS last FROM search_owners ORDER BY owner',
+    );
+    expect(rows).toEqual([
+      { owner: 'o1', docs: 3, first: 1, last: 4 },
+      { owner: 'o2', docs: 1, first: 3, last: 3 },
+    ]);
+  });
+
   it('keeps the same event id apart for different owners', async () => {
     await ingestEvents(deps, 'o1', [ev('a', 'one')]);
     const out = await ingestEvents(deps, 'o2', [ev('a', 'two')]);

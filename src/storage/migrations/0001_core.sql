@@ -46,7 +46,8 @@ CREATE INDEX search_docs_owner_at ON search_docs (owner, at);
 CREATE INDEX search_docs_owner_session ON search_docs (owner, session_id) WHERE session_id IS NOT NULL;
 CREATE INDEX search_docs_owner_task ON search_docs (owner, task_id) WHERE task_id IS NOT NULL;
 
--- Each owner's document count and doc id bounds, kept by triggers: recall plans a search by the
+-- Each owner's document count and doc id bounds, kept by indexDocuments (one upsert per owner and call)
+-- and a delete trigger: recall plans a search by the
 -- owner's share of the index and lets FTS5 skip the doc ids outside the bounds.
 CREATE TABLE search_owners (
   owner TEXT PRIMARY KEY,
@@ -54,11 +55,6 @@ CREATE TABLE search_owners (
   first_doc INTEGER NOT NULL,
   last_doc INTEGER NOT NULL
 ) WITHOUT ROWID;
-CREATE TRIGGER search_docs_counted AFTER INSERT ON search_docs BEGIN
-  INSERT INTO search_owners (owner, docs, first_doc, last_doc) VALUES (new.owner, 1, new.doc_id, new.doc_id)
-    ON CONFLICT (owner) DO UPDATE SET docs = docs + 1, first_doc = min(first_doc, new.doc_id),
-      last_doc = max(last_doc, new.doc_id);
-END;
 CREATE TRIGGER search_docs_uncounted AFTER DELETE ON search_docs BEGIN
   UPDATE search_owners SET docs = docs - 1 WHERE owner = old.owner;
 END;
