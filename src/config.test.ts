@@ -30,6 +30,56 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, { MNEMO_HTTP_TOKEN: 'short' })).toThrowError(/httpToken/);
   });
 
+  it('leaves the vector channel off unless a base URL and a model are set / 向量通道默认关闭', () => {
+    expect(loadConfig({}, {}).embed).toBeUndefined();
+    expect(loadConfig({}, { MNEMO_EMBED_DIMENSIONS: '256', MNEMO_EMBED_API_KEY: 'k' }).embed).toBeUndefined();
+    const on = loadConfig(
+      {},
+      { MNEMO_EMBED_BASE_URL: 'http://127.0.0.1:11434/v1', MNEMO_EMBED_MODEL: 'bge-m3' },
+    );
+    expect(on.embed).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'bge-m3',
+      timeoutMs: 1_000,
+      weight: 1,
+    });
+    const full = loadConfig(
+      {},
+      {
+        MNEMO_EMBED_BASE_URL: 'https://api.example.com/v1',
+        MNEMO_EMBED_MODEL: 'text-embedding-3-small',
+        MNEMO_EMBED_API_KEY: 'sk-embed',
+        MNEMO_EMBED_DIMENSIONS: '256',
+        MNEMO_EMBED_TIMEOUT_MS: '400',
+        MNEMO_EMBED_WEIGHT: '0.5',
+      },
+    );
+    expect(full.embed).toMatchObject({ apiKey: 'sk-embed', dimensions: 256, timeoutMs: 400, weight: 0.5 });
+  });
+
+  it.each([
+    [{ MNEMO_EMBED_BASE_URL: 'http://127.0.0.1:1/v1' }, 'embed.model', /MNEMO_EMBED_MODEL is required/],
+    [{ MNEMO_EMBED_MODEL: 'bge-m3' }, 'embed.baseUrl', /MNEMO_EMBED_BASE_URL is required/],
+    [{ MNEMO_EMBED_BASE_URL: 'not a url', MNEMO_EMBED_MODEL: 'm' }, 'embed.baseUrl', /must be a URL/],
+    [{ MNEMO_EMBED_DIMENSIONS: 'many' }, 'embed.dimensions', /whole number/],
+    [{ MNEMO_EMBED_DIMENSIONS: '0' }, 'embed.dimensions', /at least 1/],
+    [{ MNEMO_EMBED_TIMEOUT_MS: '1.5' }, 'embed.timeoutMs', /whole number/],
+    [{ MNEMO_EMBED_WEIGHT: '-1' }, 'embed.weight', /between 0 and 10/],
+  ])('refuses a half-set or malformed embedding setting: %j', (env, path, message) => {
+    const base =
+      'MNEMO_EMBED_BASE_URL' in env || 'MNEMO_EMBED_MODEL' in env
+        ? {}
+        : { MNEMO_EMBED_BASE_URL: 'http://127.0.0.1:1/v1', MNEMO_EMBED_MODEL: 'm' };
+    let error: unknown;
+    try {
+      loadConfig({}, { ...base, ...env });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID', data: { issues: [{ path }] } });
+    expect((error as Error).message).toMatch(message);
+  });
+
   it('knows loopback hosts', () => {
     expect(['127.0.0.1', '127.1.2.3', '::1', 'localhost'].every(isLoopback)).toBe(true);
     expect(['0.0.0.0', '192.168.1.2', '::'].some(isLoopback)).toBe(false);

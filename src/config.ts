@@ -31,6 +31,36 @@ export const ConfigSchema = z.object({
       apiKey: z.string().optional(),
     })
     .optional(),
+  /** The optional vector channel for recall; absent (off) unless a base URL and a model are set. */
+  embed: z
+    .object({
+      baseUrl: z.url({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'MNEMO_EMBED_BASE_URL is required with MNEMO_EMBED_MODEL'
+            : 'MNEMO_EMBED_BASE_URL must be a URL, e.g. http://127.0.0.1:11434/v1',
+      }),
+      model: z.string('MNEMO_EMBED_MODEL is required with MNEMO_EMBED_BASE_URL').min(1),
+      apiKey: z.string().optional(),
+      dimensions: z
+        .number('MNEMO_EMBED_DIMENSIONS must be a whole number')
+        .int('MNEMO_EMBED_DIMENSIONS must be a whole number')
+        .min(1, 'MNEMO_EMBED_DIMENSIONS must be at least 1')
+        .max(8192, 'MNEMO_EMBED_DIMENSIONS is at most 8192')
+        .optional(),
+      /** How long recall waits for the query's embedding. */
+      timeoutMs: z
+        .number('MNEMO_EMBED_TIMEOUT_MS must be a number of milliseconds')
+        .int('MNEMO_EMBED_TIMEOUT_MS must be a whole number')
+        .min(1, 'MNEMO_EMBED_TIMEOUT_MS must be at least 1')
+        .max(60_000, 'MNEMO_EMBED_TIMEOUT_MS is at most 60000'),
+      /** Weight of the vector channel in the rank fusion (bm25 weighs 1). */
+      weight: z
+        .number('MNEMO_EMBED_WEIGHT must be a number')
+        .min(0, 'MNEMO_EMBED_WEIGHT must be between 0 and 10')
+        .max(10, 'MNEMO_EMBED_WEIGHT must be between 0 and 10'),
+    })
+    .optional(),
   limits: z.object({
     maxLineBytes: z.number().int().positive(),
     idleMs: z.number().int().positive(),
@@ -51,6 +81,15 @@ export interface ConfigOverrides {
 }
 
 export const DEFAULT_HTTP = '127.0.0.1:7420';
+
+/** A number from the environment; text that is no number stays text, so the schema names the field. */
+const numeric = (value: string | undefined, fallback?: number): number | string | undefined => {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  return Number.isNaN(n) ? value : n;
+};
+
+export const EMBED_DEFAULTS = Object.freeze({ timeoutMs: 1_000, weight: 1 });
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined ? fallback : !/^(0|false|no|off)$/i.test(value.trim());
@@ -75,6 +114,17 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
             baseUrl: env.MNEMO_MODEL_BASE_URL,
             model: env.MNEMO_MODEL,
             apiKey: env.MNEMO_MODEL_API_KEY || undefined,
+          }
+        : undefined,
+    embed:
+      env.MNEMO_EMBED_BASE_URL || env.MNEMO_EMBED_MODEL
+        ? {
+            baseUrl: env.MNEMO_EMBED_BASE_URL || undefined,
+            model: env.MNEMO_EMBED_MODEL || undefined,
+            apiKey: env.MNEMO_EMBED_API_KEY || undefined,
+            dimensions: numeric(env.MNEMO_EMBED_DIMENSIONS),
+            timeoutMs: numeric(env.MNEMO_EMBED_TIMEOUT_MS, EMBED_DEFAULTS.timeoutMs),
+            weight: numeric(env.MNEMO_EMBED_WEIGHT, EMBED_DEFAULTS.weight),
           }
         : undefined,
     limits: { maxLineBytes: 1024 * 1024, idleMs: 5000, maxConnections: 64, recallBudgetMs: 75 },

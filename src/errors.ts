@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   SERVER_UNAVAILABLE: 'No mnemo server answered.',
   MODEL_ERROR: 'The model provider failed.',
   MODEL_TIMEOUT: 'The model did not answer in time.',
+  EMBEDDING_FAILED: 'The embedding provider failed.',
+  EMBEDDING_TIMEOUT: 'The embedding provider did not answer in time.',
   INTERNAL: 'Internal error.',
 } as const;
 

@@ -1,5 +1,6 @@
 // A running mnemo: the service plus its socket and HTTP faces, with graceful shutdown.
 import type { Config } from './config.js';
+import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
 import type { HandleOptions } from './protocol/envelope.js';
 import { startHttpServer, type HttpServer } from './protocol/http.js';
@@ -64,6 +65,13 @@ export async function startServer(
   // (tests: test/observe/server.test.ts).
   const worker = config.observer === 'external' ? null : createObservationWorker(service, config.model);
   worker?.start();
+  // invariant: the embedding worker runs only with a provider configured and stops before the store
+  // closes (test: test/embed/server.test.ts).
+  const embedder = service.embedding
+    ? createEmbeddingWorker({ driver: service.driver, provider: service.embedding.provider, log })
+    : null;
+  if (embedder) log.info({ model: service.embedding?.model }, 'embedding worker started');
+  embedder?.start();
   let closing: Promise<void> | undefined;
   return {
     service,
@@ -73,7 +81,7 @@ export async function startServer(
     close() {
       // invariant: work already acknowledged is finished before the store closes (test: graceful shutdown).
       closing ??= (async () => {
-        await Promise.all([openSocket.close(), http?.close(), worker?.stop()]);
+        await Promise.all([openSocket.close(), http?.close(), worker?.stop(), embedder?.stop()]);
         await service.close();
       })();
       return closing;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
+import { openEmbedding, type Embedding } from './embed/embed.js';
 import { MemoryError } from './errors.js';
 import type { Driver, Queryable } from './storage/driver.js';
 import { migrate, type MigrationResult } from './storage/migrate.js';
@@ -26,6 +27,8 @@ export interface MemoryService {
   readonly migration: MigrationResult;
   readonly log: Logger;
   readonly databasePath: string;
+  /** The vector channel, when an embedding provider is configured. */
+  readonly embedding: Embedding | undefined;
   now(): number;
   close(): Promise<void>;
 }
@@ -44,7 +47,7 @@ export const databaseFile = (dataDir: string): string => join(dataDir, 'mnemo.sq
 export async function openMemory(options: MemoryServiceOptions): Promise<MemoryService> {
   const databasePath = options.databasePath ?? databaseFile(options.config.dataDir);
   if (databasePath !== ':memory:') mkdirSync(options.config.dataDir, { recursive: true, mode: 0o700 });
-  const driver = openSqlite({ path: databasePath });
+  const driver = openSqlite({ path: databasePath, vectors: options.config.embed !== undefined });
   let migration: MigrationResult;
   try {
     migration = await migrate(driver);
@@ -63,6 +66,7 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
     migration,
     log: options.log ?? silentLogger(),
     databasePath,
+    embedding: options.config.embed ? openEmbedding(driver, options.config.embed) : undefined,
     now,
     close: () => driver.close(),
   };

@@ -8,6 +8,7 @@ export {
   type ChatResult,
   type ChatUsage,
 } from './provider.js';
-export { createOpenAiProvider, OPENAI_DEFAULTS, retryAfterMs, type OpenAiOptions } from './openai.js';
+export { createOpenAiProvider, OPENAI_DEFAULTS, type OpenAiOptions } from './openai.js';
+export { postJson, retryAfterMs, sleepFor, type JsonPost, type RetryOptions } from './http.js';
 export { estimateTokens } from './tokens.js';
 export { loadPrompt, type Prompt } from './prompts.js';

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { errorOf } from '../../test/helpers/errors.js';
 import { startScriptedModel, type ScriptedModel, type Scripted } from '../../test/helpers/scripted-model.js';
-import { MemoryError } from '../errors.js';
-import { createOpenAiProvider, retryAfterMs, type OpenAiOptions } from './openai.js';
+import { retryAfterMs } from './http.js';
+import { createOpenAiProvider, type OpenAiOptions } from './openai.js';
 
 let server: ScriptedModel | undefined;
 afterEach(async () => {
@@ -25,16 +26,6 @@ async function setup(steps: Scripted[], options: Partial<OpenAiOptions> = {}) {
     ...options,
   });
   return { provider, delays, server };
-}
-
-async function errorOf(call: Promise<unknown>): Promise<MemoryError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof MemoryError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('createOpenAiProvider / OpenAI 兼容接口', () => {

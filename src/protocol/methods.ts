@@ -38,6 +38,17 @@ const HealthResultSchema = z.object({
   schema_version: z.number().int(),
   counts: z.object({ events: z.number().int(), owners: z.number().int() }),
   data_dir: z.string(),
+  /** Only with an embedding provider configured. */
+  embedding: z
+    .object({
+      model: z.string(),
+      dimensions: z.number().int().nullable(),
+      embedded: z.number().int(),
+      pending: z.number().int(),
+      failures: z.number().int(),
+      last_error: z.string().nullable(),
+    })
+    .optional(),
 });
 
 const ROLE_OF_KIND: Record<(typeof EVENT_KINDS)[number], (typeof EVENT_ROLES)[number]> = {
@@ -92,6 +103,7 @@ export function createMethodTable(service: MemoryService): MethodTable {
         schema_version: latestVersion(),
         counts: await countEvents(db),
         data_dir: service.config.dataDir,
+        ...(service.embedding ? { embedding: await service.embedding.status() } : {}),
       }),
     }),
     defineMethod({
@@ -113,6 +125,9 @@ export function createMethodTable(service: MemoryService): MethodTable {
         recallMemory(db, p, {
           now: service.now,
           ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
+          ...(service.embedding
+            ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
+            : {}),
         }),
     }),
     defineMethod({

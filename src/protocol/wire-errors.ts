@@ -27,6 +27,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   IDLE_TIMEOUT: 408,
   MODEL_ERROR: 502,
   MODEL_TIMEOUT: 504,
+  EMBEDDING_FAILED: 502,
+  EMBEDDING_TIMEOUT: 504,
 };
 
 export const httpStatusOf = (code: ErrorCode): number => HTTP_STATUS[code] ?? 500;

@@ -1,5 +1,6 @@
-// The ranked lists recall fuses: BM25 with priors, BM25 inside the named time, exact ids, and time
-// order among the best matches when the query asks for the latest or the earliest.
+// The ranked lists recall fuses: BM25 with priors, BM25 inside the named time, exact ids, the nearest
+// vectors when an embedding provider is configured, and time order among the best matches when the query
+// asks for the latest or the earliest.
 import {
   fuseRankings,
   isIdTerm,
@@ -22,6 +23,8 @@ export interface ChannelWeights {
   id: number;
   time: number;
   recency: number;
+  /** Nearest documents by embedding (only with a provider configured). */
+  vector: number;
 }
 
 export interface RankSettings {
@@ -40,7 +43,8 @@ export interface RankSettings {
  * DuLeMon (docs/BENCHMARKS.md); none of them is keyed to a dataset.
  */
 export const RANK_DEFAULTS: RankSettings = {
-  weights: { bm25: 1, id: 1, time: 1, recency: 0.5 },
+  // vector: as much as bm25 until a real embedding model is measured (docs/BENCHMARKS.md).
+  weights: { bm25: 1, id: 1, time: 1, recency: 0.5, vector: 1 },
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
   sessionVote: { weight: 0.15, top: 3 },
@@ -70,6 +74,8 @@ export async function rankDocuments(
   filters: DocFilters,
   candidates: number,
   settings: RankSettings,
+  /** The vector channel's hits, nearest first; started by the caller so the embedding call overlaps BM25. */
+  vector?: Promise<readonly DocHit[]>,
 ): Promise<Ranking> {
   const selection = await selectTerms(db, [...plan.terms, ...plan.chars]);
   const terms = selection.selected.map((t) => t.term);
@@ -87,15 +93,18 @@ export async function rankDocuments(
       ? boostRole(await searchBm25(db, terms, { ...filters, spans: plan.spans }, bm25Options), 'user', boost)
       : [];
   const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
+  const near = vector ? await vector : [];
 
   const docs = new Map<number, DocHit>();
-  for (const hit of [...bm25, ...timed, ...ids]) if (!docs.has(hit.docId)) docs.set(hit.docId, hit);
+  for (const hit of [...bm25, ...timed, ...ids, ...near]) if (!docs.has(hit.docId)) docs.set(hit.docId, hit);
   const { weights } = settings;
   const lists: RankedList<number>[] = [
     { channel: 'bm25', weight: weights.bm25, keys: bm25.map((h) => h.docId) },
     { channel: 'id', weight: weights.id, keys: ids.map((h) => h.docId) },
     { channel: 'time', weight: weights.time, keys: timed.map((h) => h.docId) },
   ];
+  if (near.length > 0)
+    lists.push({ channel: 'vector', weight: weights.vector, keys: near.map((h) => h.docId) });
   // Time order helps only when asked for: over every candidate it buries the best matches.
   if (plan.order) {
     const sign = plan.order === 'recent' ? 1 : -1;

@@ -1,7 +1,8 @@
 // Recall: channels over the one index (BM25 with priors, the time the query names, exact ids, time
-// order when asked) fused by RRF, then read back as events and memories.
+// order when asked, nearest vectors when configured) fused by RRF, then read back as events and memories.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { VectorSearch } from '../embed/embed.js';
 import { getEventsByIds } from '../ingest/store.js';
 import { getMemoriesByIds, type MemoryWithSources } from '../observe/observe.js';
 import type { DocHit } from '../search/search.js';
@@ -19,6 +20,8 @@ export interface RecallOptions {
   timeZone?: string;
   /** Reference time when the query gives none (`params.at`); default Date.now. */
   now?: () => number;
+  /** The vector channel; absent: no embedding call and no vector query at all. */
+  vectors?: VectorSearch;
 }
 
 export async function recallMemory(db: Queryable, params: RecallParams, options: RecallOptions = {}) {
@@ -35,6 +38,10 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
     taskId: params.task_id,
   };
   const settings = { ...RANK_DEFAULTS, weights: { ...RANK_DEFAULTS.weights, ...options.weights } };
+  // invariant: without a provider, recall makes no embedding call and no vector query (test: "creates no
+  // vector table, calls no server and recalls exactly as before"). Started first: the query's embedding
+  // is fetched while the other channels run.
+  const vector = options.vectors?.search(params.query, filters, candidates);
   const { fused, docs, selection } = await rankDocuments(
     db,
     params.query,
@@ -42,7 +49,9 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
     filters,
     candidates,
     settings,
+    vector?.then((outcome) => outcome.hits),
   );
+  const degraded = (await vector)?.degraded;
 
   const hits = fused.slice(0, params.limit).map((f) => ({ fused: f, hit: docs.get(f.key) as DocHit }));
   const events = await getEventsByIds(
@@ -88,6 +97,7 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
       selected: selection.selected.map((t) => t.term),
       dropped: selection.dropped.map((t) => t.term),
     },
+    ...(degraded ? { degraded: [degraded] } : {}),
   };
   return result;
 }

@@ -26,6 +26,8 @@ export const ChannelRanksSchema = z.object({
   time: z.number().int().optional(),
   /** Rank by time among the best matches, when the query asks for the latest (or the earliest). */
   recency: z.number().int().optional(),
+  /** Rank among the nearest documents by embedding (only with an embedding provider configured). */
+  vector: z.number().int().optional(),
 });
 
 export const RecallItemSchema = z.object({
@@ -50,6 +52,10 @@ export const RecallResultSchema = z.object({
   took_ms: z.number(),
   items: z.array(RecallItemSchema),
   terms: z.object({ selected: z.array(z.string()), dropped: z.array(z.string()) }),
+  /** Channels that could not answer this time (e.g. the embedding call failed); the others did. */
+  degraded: z
+    .array(z.object({ channel: z.enum(['vector']), code: z.string(), message: z.string() }))
+    .optional(),
 });
 export type RecallResult = z.infer<typeof RecallResultSchema>;
 

@@ -1,5 +1,7 @@
 // The embedded default driver: better-sqlite3 with WAL, FULL sync and foreign keys.
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { MemoryError } from '../errors.js';
 import type { Driver, Queryable, RunResult, SqlValue } from './driver.js';
 import { Mutex } from './mutex.js';
 
@@ -8,9 +10,22 @@ export interface SqliteOptions {
   path: string;
   busyTimeoutMs?: number;
   readonly?: boolean;
+  /** Load sqlite-vec (vec0 tables); only when the vector channel is configured. */
+  vectors?: boolean;
 }
 
 type Statement = Database.Statement<unknown[]>;
+
+function loadVectors(db: Database.Database): void {
+  try {
+    sqliteVec.load(db);
+  } catch (error) {
+    db.close();
+    const why = error instanceof Error ? error.message : String(error);
+    const message = `the vector channel needs sqlite-vec, which did not load: ${why}`;
+    throw new MemoryError('CONFIG_INVALID', message, { issues: [{ path: 'embed', message: why }] });
+  }
+}
 
 export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Database.Database } {
   const db = new Database(options.path, { readonly: options.readonly ?? false });
@@ -21,6 +36,7 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
     db.pragma('synchronous = FULL');
   }
   db.pragma('foreign_keys = ON');
+  if (options.vectors) loadVectors(db);
 
   const cache = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {

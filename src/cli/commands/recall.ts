@@ -39,6 +39,8 @@ export async function recallCommand(
       out.write(`${JSON.stringify(result)}\n`);
       return 0;
     }
+    for (const d of result.degraded ?? [])
+      out.write(`(${d.channel} channel unavailable: ${d.code} ${d.message})\n`);
     if (result.items.length === 0) {
       out.write(`no matches for "${query}" (${result.took_ms} ms)\n`);
       return 0;

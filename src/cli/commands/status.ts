@@ -7,6 +7,20 @@ interface Health {
   schema_version: number;
   counts: { events: number; owners: number };
   data_dir: string;
+  embedding?: {
+    model: string;
+    dimensions: number | null;
+    embedded: number;
+    pending: number;
+    failures: number;
+    last_error: string | null;
+  };
+}
+
+function vectorsLine(e: NonNullable<Health['embedding']>): string {
+  const dims = e.dimensions === null ? 'dimension not known yet' : `${e.dimensions} dimensions`;
+  const failing = e.failures > 0 ? `; ${e.failures} failed call(s), last: ${e.last_error ?? '?'}` : '';
+  return `vectors: ${e.embedded} embedded, ${e.pending} pending (${e.model}, ${dims})${failing}`;
 }
 
 export async function statusCommand(
@@ -30,6 +44,7 @@ export async function statusCommand(
           `data:    ${health.data_dir}`,
           `version: ${health.version} (schema ${health.schema_version})`,
           `events:  ${health.counts.events} from ${health.counts.owners} owner(s)`,
+          ...(health.embedding ? [vectorsLine(health.embedding)] : []),
           '',
         ].join('\n'),
       );
