@@ -1,4 +1,5 @@
-// A running mnemo: the service plus its socket and HTTP faces, with graceful shutdown.
+// A running mnemo: the service, its socket and HTTP faces and background workers, with graceful shutdown.
+import { createClientActivity, createTurnGate, trackClientWrites, type ClientActivity } from './activity.js';
 import type { Config } from './config.js';
 import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
@@ -13,9 +14,25 @@ import { createObservationWorker } from './worker.js';
 export interface RunningServer {
   service: MemoryService;
   table: MethodTable;
+  /** Client writes in flight; the background workers yield to them. */
+  activity: ClientActivity;
   socket: SocketServer;
   http: HttpServer | null;
   close(): Promise<void>;
+}
+
+const OBSERVATION = 'observation';
+
+/** `memory.observation.status` also tells whether mnemo's own worker defers to client writes right now. */
+function reportDeferral(table: MethodTable, activity: ClientActivity): MethodTable {
+  const status = table.get('memory.observation.status');
+  if (!status) return table;
+  const handler: typeof status.handler = async (params, ctx) => {
+    const result = (await status.handler(params, ctx)) as Record<string, unknown>;
+    const deferring = activity.deferring(OBSERVATION);
+    return deferring === undefined ? result : { ...result, deferring_to_clients: deferring };
+  };
+  return new Map([...table, [status.name, { ...status, handler }]]);
 }
 
 export async function startServer(
@@ -24,7 +41,8 @@ export async function startServer(
   handleOptions?: HandleOptions,
 ): Promise<RunningServer> {
   const service = await openMemory({ config, log });
-  const table = createMethodTable(service);
+  const activity = createClientActivity();
+  const table = reportDeferral(trackClientWrites(createMethodTable(service), activity), activity);
   const options: HandleOptions = {
     ...handleOptions,
     onError: (error, method) => {
@@ -63,12 +81,22 @@ export async function startServer(
   const openSocket = socket;
   // invariant: with --observer external no batch is claimed here; the worker stops before the store closes
   // (tests: test/observe/server.test.ts).
-  const worker = config.observer === 'external' ? null : createObservationWorker(service, config.model);
+  const worker =
+    config.observer === 'external'
+      ? null
+      : createObservationWorker(service, config.model, {
+          gate: createTurnGate({ activity, name: OBSERVATION }),
+        });
   worker?.start();
   // invariant: the embedding worker runs only with a provider configured and stops before the store
   // closes (test: test/embed/server.test.ts).
   const embedder = service.embedding
-    ? createEmbeddingWorker({ driver: service.driver, provider: service.embedding.provider, log })
+    ? createEmbeddingWorker({
+        driver: service.driver,
+        provider: service.embedding.provider,
+        log,
+        gate: createTurnGate({ activity, name: 'embedding' }),
+      })
     : null;
   if (embedder) log.info({ model: service.embedding?.model }, 'embedding worker started');
   embedder?.start();
@@ -76,6 +104,7 @@ export async function startServer(
   return {
     service,
     table,
+    activity,
     socket: openSocket,
     http,
     close() {

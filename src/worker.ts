@@ -1,4 +1,5 @@
 // Background loop: claim a batch → run the observer → commit or fail; stops cleanly before the store closes.
+import { sleep, type Sleep, type TurnGate } from './activity.js';
 import type { Config } from './config.js';
 import { isMemoryError } from './errors.js';
 import { createOpenAiProvider } from './llm/llm.js';
@@ -16,6 +17,9 @@ export interface WorkerOptions {
   /** Pause when no batch is ready (the selection check interval). */
   idleMs?: number;
   leaseMs?: number;
+  /** Waits for the worker's turn before each batch (yielding to client writes); none: always its turn. */
+  gate?: TurnGate;
+  sleep?: Sleep;
 }
 
 export type StepOutcome = 'idle' | 'published' | 'refused' | 'failed' | 'lost' | 'released';
@@ -34,10 +38,11 @@ const usageOf = (error: unknown): Usage | undefined =>
 export function createWorker(options: WorkerOptions): Worker {
   const { observation, observer, log } = options;
   const idleMs = options.idleMs ?? 1_000;
+  const pause = options.sleep ?? sleep;
+  const stopped = new AbortController();
   let stopping = false;
   let running: Promise<void> | undefined;
   let inFlight: AbortController | undefined;
-  let wake: (() => void) | undefined;
 
   async function step(): Promise<StepOutcome> {
     const batch = await observation.claim(options.leaseMs === undefined ? {} : { lease_ms: options.leaseMs });
@@ -80,24 +85,17 @@ export function createWorker(options: WorkerOptions): Worker {
     }
   }
 
-  const pause = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, idleMs);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   async function loop(): Promise<void> {
     while (!stopping) {
+      await options.gate?.waitTurn(stopped.signal);
+      if (stopping) break;
       let outcome: StepOutcome = 'idle';
       try {
         outcome = await step();
       } catch (error) {
         log.error({ err: error }, 'observation worker step failed');
       }
-      if (outcome === 'idle' && !stopping) await pause();
+      if (outcome === 'idle' && !stopping) await pause(idleMs, stopped.signal);
     }
   }
 
@@ -109,7 +107,7 @@ export function createWorker(options: WorkerOptions): Worker {
     async stop() {
       stopping = true;
       inFlight?.abort(new Error('worker stopping'));
-      wake?.();
+      stopped.abort();
       await running;
     },
   };
@@ -119,6 +117,7 @@ export function createWorker(options: WorkerOptions): Worker {
 export function createObservationWorker(
   service: { driver: Driver; now(): number; log: Logger },
   model: Config['model'],
+  options: { gate?: TurnGate } = {},
 ): Worker {
   const observer = model
     ? createModelObserver(
@@ -130,5 +129,6 @@ export function createObservationWorker(
     observation: createObservation({ driver: service.driver, now: () => service.now() }),
     observer,
     log: service.log,
+    ...options,
   });
 }

@@ -1,5 +1,6 @@
 // The embedding worker: vectors for documents of the index, in batches, off the ingest path. Its cursor
 // lives in the store, so a restart goes on where it stopped; failures back off and are kept.
+import { sleep, type Sleep, type TurnGate } from '../activity.js';
 import { isMemoryError } from '../errors.js';
 import { getEventsByIds } from '../ingest/store.js';
 import type { Logger } from '../log.js';
@@ -32,6 +33,9 @@ export interface EmbeddingWorkerOptions {
   /** Pause after the n-th failure in a row: base × 2^(n-1), capped. */
   backoffBaseMs?: number;
   backoffCapMs?: number;
+  /** Waits for the worker's turn before each batch (yielding to client writes); none: always its turn. */
+  gate?: TurnGate;
+  sleep?: Sleep;
 }
 
 export const EMBED_WORKER_DEFAULTS = Object.freeze({
@@ -90,10 +94,11 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
   const o = { ...EMBED_WORKER_DEFAULTS, ...options };
   const { driver, provider, log } = o;
   const now = o.now ?? Date.now;
+  const pause = o.sleep ?? sleep;
+  const stopped = new AbortController();
   let stopping = false;
   let running: Promise<void> | undefined;
   let inFlight: AbortController | undefined;
-  let wake: (() => void) | undefined;
 
   async function runOnce(): Promise<EmbedStep> {
     const state = await readState(driver);
@@ -159,17 +164,10 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
     return { outcome: 'embedded', docs: docs.length, vectors: rows.length };
   }
 
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   async function loop(): Promise<void> {
     while (!stopping) {
+      await o.gate?.waitTurn(stopped.signal);
+      if (stopping) break;
       let step: EmbedStep;
       try {
         step = await runOnce();
@@ -184,8 +182,8 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
         };
       }
       if (stopping) break;
-      if (step.outcome === 'idle') await pause(o.idleMs);
-      else if (step.outcome === 'failed') await pause(step.retryInMs);
+      if (step.outcome === 'idle') await pause(o.idleMs, stopped.signal);
+      else if (step.outcome === 'failed') await pause(step.retryInMs, stopped.signal);
     }
   }
 
@@ -197,7 +195,7 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
     async stop() {
       stopping = true;
       inFlight?.abort(new Error('embedding worker stopping'));
-      wake?.();
+      stopped.abort();
       await running;
     },
   };

@@ -141,6 +141,8 @@ export const StatusResultSchema = z.object({
     prompt_tokens: z.number().int(),
     completion_tokens: z.number().int(),
   }),
+  /** Only while mnemo's own worker runs: true while it waits for client writes to pause. */
+  deferring_to_clients: z.boolean().optional(),
 });
 export type ObservationStatus = z.infer<typeof StatusResultSchema>;
 

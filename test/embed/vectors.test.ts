@@ -1,8 +1,10 @@
 // The optional vector channel end to end on a real SQLite file: embedding worker, vec0 table, recall fusion,
 // against a scripted embedding server over real HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClientActivity, createTurnGate, MAX_DEFER_MS, QUIET_MS } from '../../src/activity.js';
 import {
   createEmbeddingWorker,
+  EMBED_WORKER_DEFAULTS,
   createOpenAiEmbedder,
   type EmbedConfig,
   type EmbeddingStatus,
@@ -18,6 +20,7 @@ import { recallMemory } from '../../src/recall/recall.js';
 import { RecallParamsSchema, type RecallResult } from '../../src/recall/schema.js';
 import { openMemory, type MemoryService } from '../../src/service.js';
 import { createObservationWorker } from '../../src/worker.js';
+import { createManualTimers } from '../helpers/manual-timers.js';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '../helpers/scripted-embeddings.js';
 import { createTempDirs } from '../helpers/temp.js';
 
@@ -452,5 +455,33 @@ describe('vector channel: rebuilds and restarts / 重建与重启', () => {
     expect(await count(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'vec_docs'`)).toBe(0);
     await drain(worker);
     expect((await recall('alice', 'piano')).items[0]).toMatchObject({ id: 'a8', channels: { vector: 1 } });
+  });
+});
+
+describe('vector channel: yielding to client writes / 让路给客户端写入', () => {
+  it('embeds nothing while a client write runs or within the quiet window, then catches up', async () => {
+    const svc = await open();
+    await ingest('alice', ALICE);
+    const timers = createManualTimers();
+    const activity = createClientActivity({ now: timers.now });
+    const gate = createTurnGate({ activity, name: 'embedding', sleep: timers.sleep });
+    const worker = workerOf(svc, { gate, sleep: timers.sleep });
+    const end = activity.begin();
+    let next = timers.nextSleep();
+    worker.start();
+    try {
+      expect(await next).toBe(MAX_DEFER_MS);
+      expect(embeddings.requests).toHaveLength(0);
+      next = timers.nextSleep();
+      end();
+      expect(await next).toBe(QUIET_MS);
+      next = timers.nextSleep();
+      timers.advance(QUIET_MS);
+      expect(await next).toBe(EMBED_WORKER_DEFAULTS.idleMs);
+      expect(embeddings.requests).toHaveLength(1);
+      expect((await health()).embedding).toMatchObject({ embedded: ALICE.length, pending: 0 });
+    } finally {
+      await worker.stop();
+    }
   });
 });

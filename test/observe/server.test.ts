@@ -51,6 +51,8 @@ describe('the observation worker in the server / 服务内置 worker', () => {
     const status = () => client.call<ObservationStatus>('memory.observation.status', { owner: 'u' });
     await eventually(async () => (await status()).owners[0]?.publish_seq === 1);
     expect((await status()).owners[0]).toMatchObject({ pending_events: 0, memories: 2 });
+    // Reads are not client writes: with nothing written since, the worker defers to no one.
+    expect((await status()).deferring_to_clients).toBe(false);
   });
 
   it('leaves every batch to external workers with --observer external / 外部 worker 模式', async () => {
