@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isLoopback, loadConfig } from './config.js';
@@ -28,6 +29,16 @@ describe('loadConfig', () => {
       }),
     );
     expect(() => loadConfig({}, { MNEMO_HTTP_TOKEN: 'short' })).toThrowError(/httpToken/);
+  });
+
+  it('prepares ingest on up to four worker threads by default, or as MNEMO_INGEST_WORKERS says', () => {
+    const cores = availableParallelism();
+    expect(loadConfig({}, {}).ingestWorkers).toBe(Math.min(4, cores));
+    expect(loadConfig({}, { MNEMO_INGEST_WORKERS: '0' }).ingestWorkers).toBe(0);
+    expect(loadConfig({}, { MNEMO_INGEST_WORKERS: '3' }).ingestWorkers).toBe(3);
+    for (const bad of ['two', '-1', '1.5', '17']) {
+      expect(() => loadConfig({}, { MNEMO_INGEST_WORKERS: bad })).toThrowError(/ingestWorkers/);
+    }
   });
 
   it('leaves the vector channel off unless a base URL and a model are set / 向量通道默认关闭', () => {

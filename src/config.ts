@@ -1,5 +1,5 @@
 // One schema for every setting; the only reader of the environment.
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { MemoryError } from './errors.js';
@@ -24,6 +24,8 @@ export const ConfigSchema = z.object({
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
   timezone: z.string().min(1),
   observer: z.enum(['builtin', 'external']),
+  /** Worker threads that prepare (redact, tokenize) large ingest calls; 0: on the main thread. */
+  ingestWorkers: z.number().int().min(0).max(16),
   model: z
     .object({
       baseUrl: z.url(),
@@ -108,6 +110,10 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     logLevel: overrides.logLevel ?? env.MNEMO_LOG_LEVEL ?? 'info',
     timezone: env.MNEMO_TIMEZONE ?? 'Asia/Shanghai',
     observer: overrides.observer ?? env.MNEMO_OBSERVER ?? 'builtin',
+    ingestWorkers:
+      env.MNEMO_INGEST_WORKERS === undefined || env.MNEMO_INGEST_WORKERS === ''
+        ? Math.min(4, availableParallelism())
+        : Number(env.MNEMO_INGEST_WORKERS),
     model:
       env.MNEMO_MODEL_BASE_URL || env.MNEMO_MODEL
         ? {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { openEmbedding, type Embedding } from './embed/embed.js';
 import { MemoryError } from './errors.js';
+import { inlinePreparer, type Preparer } from './ingest/prepare.js';
+import { createPreparePool } from './ingest/prepare-pool.js';
 import type { Driver, Queryable } from './storage/driver.js';
 import { migrate, type MigrationResult } from './storage/migrate.js';
 import { openSqlite } from './storage/sqlite.js';
@@ -27,6 +29,8 @@ export interface MemoryService {
   readonly migration: MigrationResult;
   readonly log: Logger;
   readonly databasePath: string;
+  /** Prepares ingest calls (redaction, tokenization), on worker threads when configured. */
+  readonly preparer: Preparer;
   /** The vector channel, when an embedding provider is configured. */
   readonly embedding: Embedding | undefined;
   now(): number;
@@ -58,16 +62,30 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
   const salt = await storeSalt(driver);
   const redactor = createRedactor({ emails: options.config.redactEmails, salt });
   const now = options.now ?? Date.now;
+  const log = options.log ?? silentLogger();
+  const prepareContext = { redactor, salt };
+  const preparer =
+    (options.config.ingestWorkers ?? 0) > 0
+      ? createPreparePool(prepareContext, {
+          size: options.config.ingestWorkers ?? 0,
+          redactEmails: options.config.redactEmails,
+          log,
+        })
+      : inlinePreparer(prepareContext);
   return {
     driver,
     config: options.config,
     redactor,
     salt,
     migration,
-    log: options.log ?? silentLogger(),
+    log,
+    preparer,
     databasePath,
     embedding: options.config.embed ? openEmbedding(driver, options.config.embed) : undefined,
     now,
-    close: () => driver.close(),
+    async close() {
+      await preparer.close();
+      await driver.close();
+    },
   };
 }

@@ -38,6 +38,8 @@ const HealthResultSchema = z.object({
   schema_version: z.number().int(),
   counts: z.object({ events: z.number().int(), owners: z.number().int() }),
   data_dir: z.string(),
+  /** Worker threads that prepare large ingest calls (0: the main thread does). */
+  ingest_workers: z.number().int(),
   /** Only with an embedding provider configured. */
   embedding: z
     .object({
@@ -90,7 +92,13 @@ const TimelineAppendResultSchema = z.object({
 
 export function createMethodTable(service: MemoryService): MethodTable {
   const db = service.driver;
-  const ingestDeps = { driver: db, redactor: service.redactor, salt: service.salt, now: service.now };
+  const ingestDeps = {
+    driver: db,
+    redactor: service.redactor,
+    salt: service.salt,
+    now: service.now,
+    preparer: service.preparer,
+  };
   const methods: MethodDef[] = [
     defineMethod({
       name: 'health',
@@ -103,6 +111,7 @@ export function createMethodTable(service: MemoryService): MethodTable {
         schema_version: latestVersion(),
         counts: await countEvents(db),
         data_dir: service.config.dataDir,
+        ingest_workers: service.config.ingestWorkers ?? 0,
         ...(service.embedding ? { embedding: await service.embedding.status() } : {}),
       }),
     }),

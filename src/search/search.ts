@@ -1,5 +1,14 @@
 // The full-text index below the stages: ingest and observe write it, recall reads its channels.
-export { indexDocuments, countDocs, termStats, type IndexDoc, type TermStat } from './store.js';
+export {
+  indexDocuments,
+  indexRows,
+  indexFields,
+  countDocs,
+  termStats,
+  type IndexDoc,
+  type IndexRow,
+  type TermStat,
+} from './store.js';
 export {
   selectTerms,
   searchBm25,

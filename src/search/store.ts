@@ -2,7 +2,8 @@
 import type { Queryable } from '../storage/driver.js';
 import { hanCharacters, TOKENIZER_VERSION } from '../text/tokenize.js';
 
-export interface IndexDoc {
+/** What the index keeps of a document besides its text. */
+export interface DocMeta {
   owner: string;
   kind: string;
   ref: string;
@@ -11,13 +12,50 @@ export interface IndexDoc {
   taskId: string | null;
   /** Who wrote an event (user, agent, …); absent for memories. */
   role?: string | null;
+}
+
+export interface IndexDoc extends DocMeta {
   body: readonly string[];
   cues?: readonly string[];
   /** Tokens of the turn before this one in its session: a question often precedes its answer. */
   context?: readonly string[];
 }
 
+/** The FTS columns of a document: tokens joined by spaces. */
+export interface IndexFields {
+  body: string;
+  cues: string;
+  context: string;
+  /** Each Han character of body and cues once. */
+  chars: string;
+}
+
+/** A document as written to the index; ingest builds these off the main thread (ingest/prepare.ts). */
+export interface IndexRow extends DocMeta {
+  fields: IndexFields;
+}
+
+export const indexFields = (
+  body: readonly string[],
+  cues: readonly string[] = [],
+  context: readonly string[] = [],
+): IndexFields => ({
+  body: body.join(' '),
+  cues: cues.join(' '),
+  context: context.join(' '),
+  chars: hanCharacters(cues.length > 0 ? [...body, ...cues] : body).join(' '),
+});
+
+export const toIndexRow = ({ body, cues, context, ...meta }: IndexDoc): IndexRow => ({
+  ...meta,
+  fields: indexFields(body, cues, context),
+});
+
 export async function indexDocuments(tx: Queryable, docs: readonly IndexDoc[]): Promise<void> {
+  await indexRows(tx, docs.map(toIndexRow));
+}
+
+export async function indexRows(tx: Queryable, docs: readonly IndexRow[]): Promise<void> {
   const owners = new Map<string, { docs: number; first: number; last: number }>();
   for (const doc of docs) {
     const { lastInsertRowid } = await tx.run(
@@ -25,12 +63,13 @@ export async function indexDocuments(tx: Queryable, docs: readonly IndexDoc[]): 
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       [doc.owner, doc.kind, doc.ref, doc.at, doc.sessionId, doc.taskId, doc.role ?? null, TOKENIZER_VERSION],
     );
+    const f = doc.fields;
     await tx.run('INSERT INTO search_fts (rowid, body, cues, context, chars) VALUES (?, ?, ?, ?, ?)', [
       lastInsertRowid,
-      doc.body.join(' '),
-      (doc.cues ?? []).join(' '),
-      (doc.context ?? []).join(' '),
-      hanCharacters([...doc.body, ...(doc.cues ?? [])]).join(' '),
+      f.body,
+      f.cues,
+      f.context,
+      f.chars,
     ]);
     const seen = owners.get(doc.owner);
     if (seen) {

@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { pino, type Logger } from 'pino';
+import { openMemory, type MemoryService } from '../service.js';
+import { createRedactor } from '../text/redact.js';
+import { ingestEvents } from './ingest.js';
+import { inlinePreparer, type Preparer } from './prepare.js';
+import { createPreparePool } from './prepare-pool.js';
+
+const SALT = 'pool-test-salt';
+const ctx = { salt: SALT, redactor: createRedactor({ salt: SALT }) };
+const pools: Preparer[] = [];
+const pool = (size: number, extra: { entry?: URL; minEvents?: number; log?: Logger } = {}) => {
+  const p = createPreparePool(ctx, { size, redactEmails: true, ...extra });
+  pools.push(p);
+  return p;
+};
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+/** A call of every sort of event: English, Chinese, identifiers, secrets, meta, sessions, invalid items. */
+const mixedCall = (n: number): unknown[] =>
+  Array.from({ length: n }, (_, i) => {
+    if (i % 17 === 5) return { event_id: `bad-${i}`, kind: 'user_message', role: 'robot', at: 1, text: 'x' };
+    if (i % 23 === 7) return 'not an event';
+    return {
+      event_id: `e${i}`,
+      session_id: `s${i % 3}`,
+      kind: i % 2 === 0 ? 'user_message' : 'agent_reply',
+      role: i % 2 === 0 ? 'user' : 'agent',
+      at: 1_780_000_000_000 + i * 1000,
+      text: [
+        `Turn ${i}: the invoice_2026-09.pdf for RB-2026-0917 is ready`,
+        `我们周三去看了${i}号房子，厨房很大`,
+        `my key is sk-proj-${'a1B2c3D4'.repeat(4)}${i}`,
+        `call me at 138 1234 ${String(5000 + i)}`,
+      ][i % 4],
+      ...(i % 5 === 0 ? { meta: { note: `reach me at user${i}@example.com`, n: i } } : {}),
+    };
+  });
+
+describe('prepare pool', () => {
+  it('prepares exactly what the calling thread would, in input order, rejections included', async () => {
+    const call = mixedCall(120);
+    const inline = await inlinePreparer(ctx).prepare('o1', call);
+    const pooled = await pool(2, { minEvents: 1 }).prepare('o1', call);
+    expect(pooled).toEqual(inline);
+    expect(inline.rejected.map((r) => r.message.slice(0, 10))).toContain('events[5].');
+    expect(inline.rejected.length).toBeGreaterThan(5);
+    expect(inline.prepared.some((p) => p.row.redactions !== null)).toBe(true);
+    // Indexes in messages count from the start of the call, not of a worker's slice.
+    expect(pooled.rejected.at(-1)?.message).toMatch(/^events\[107\]\.role/);
+  });
+
+  it('prepares small calls on the calling thread and works again after a worker is lost', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const crashing = pool(2, {
+      entry: new URL('../../test/helpers/failing-worker.mjs', import.meta.url),
+      log,
+    });
+    const call = mixedCall(80);
+    const expected = await inlinePreparer(ctx).prepare('o1', call);
+    // The workers die on the request; the call is prepared inline instead and nothing is lost.
+    expect(await crashing.prepare('o1', call)).toEqual(expected);
+    expect(await crashing.prepare('o1', call)).toEqual(expected);
+    expect(lines.filter((l) => l.includes('preparing this call inline'))).toHaveLength(2);
+    expect(await crashing.prepare('o1', call.slice(0, 3))).toEqual(
+      await inlinePreparer(ctx).prepare('o1', call.slice(0, 3)),
+    );
+  });
+
+  it('prepares inline once closed', async () => {
+    const p = pool(1, { minEvents: 1 });
+    const call = mixedCall(10);
+    await p.prepare('o1', call);
+    await p.close();
+    expect(await p.prepare('o1', call)).toEqual(await inlinePreparer(ctx).prepare('o1', call));
+  });
+});
+
+describe('ingest through the pool', () => {
+  let services: MemoryService[] = [];
+  afterEach(async () => {
+    await Promise.all(services.map((s) => s.close()));
+    services = [];
+  });
+
+  it('stores and indexes the same events, with the same answers, as ingest on the main thread', async () => {
+    const open = async (ingestWorkers: number) => {
+      const service = await openMemory({
+        config: { dataDir: 'unused', redactEmails: true, ingestWorkers },
+        databasePath: ':memory:',
+      });
+      services.push(service);
+      return service;
+    };
+    const [inline, pooled] = [await open(0), await open(2)];
+    const call = mixedCall(200);
+    const results = [];
+    for (const service of [inline, pooled]) {
+      const deps = {
+        driver: service.driver,
+        redactor: service.redactor,
+        salt: service.salt,
+        preparer: service.preparer,
+      };
+      const first = await ingestEvents(deps, 'o1', call);
+      const again = await ingestEvents(deps, 'o1', [
+        ...call.slice(0, 60),
+        { ...(call[0] as object), text: 'changed' },
+      ]);
+      const rows = await service.driver.query(
+        `SELECT e.event_id, e.text, e.meta, e.redactions IS NOT NULL AS redacted, d.kind
+           FROM events e JOIN search_docs d ON d.owner = e.owner AND d.ref = e.event_id ORDER BY e.seq`,
+      );
+      const hits = await service.driver.query(
+        `SELECT d.ref FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
+          WHERE search_fts MATCH ? ORDER BY d.doc_id`,
+        ['"rb-2026-0917" OR "厨房" OR context : "invoice"'],
+      );
+      results.push({
+        first: { ...first, stored: first.stored.size },
+        again: { ...again, stored: again.stored.size },
+        rows,
+        hits,
+      });
+    }
+    expect(results[1]).toEqual(results[0]);
+    expect(results[0]?.first.accepted).toBeGreaterThan(150);
+    expect(results[0]?.again).toMatchObject({ accepted: 0, duplicates: 53 });
+    expect(results[0]?.again.rejected.map((r) => r.code)).toContain('EVENT_CONFLICT');
+    expect(results[0]?.hits.length).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,180 @@
+// Preparing events for storage: validate, redact text and meta, hash, tokenize. Pure CPU work with no
+// store access, so it runs the same on the main thread and in the prepare workers (prepare-pool.ts).
+import { createHmac } from 'node:crypto';
+import { indexFields, type IndexRow } from '../search/search.js';
+import type { Redactor, RedactResult } from '../text/redact.js';
+import { tokenize } from '../text/tokenize.js';
+import { zodIssues } from '../protocol/wire-errors.js';
+import { EventSchema, type EventData, type Rejection } from './schema.js';
+import type { EventRow } from './store.js';
+
+export interface PrepareContext {
+  redactor: Redactor;
+  /** Secret of this store: content hashes are keyed so they reveal nothing about redacted text. */
+  salt: string;
+}
+
+/** Tokens of the previous turn kept as a turn's context: its end, where a question to answer sits. */
+export const CONTEXT_TOKENS = 48;
+
+/**
+ * An event ready for one transaction: its row and its index row. Token lists travel joined (one
+ * string per field): from a worker that costs a third of sending each token.
+ */
+export interface PreparedEvent {
+  row: EventRow;
+  doc: IndexRow;
+  /** The last CONTEXT_TOKENS tokens of the text, joined: the context of the session's next turn. */
+  tail: string;
+}
+
+/** The context field of the turn after `text`. */
+export const contextOf = (tokens: readonly string[]): string => tokens.slice(-CONTEXT_TOKENS).join(' ');
+
+export interface PrepareOutcome {
+  prepared: PreparedEvent[];
+  /** EVENT_INVALID rejections, in input order. */
+  rejected: Rejection[];
+}
+
+/** Something that prepares a call's events; the pool spreads them over worker threads. */
+export interface Preparer {
+  prepare(owner: string, raw: readonly unknown[]): Promise<PrepareOutcome>;
+  close(): Promise<void>;
+}
+
+const canonical = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+};
+
+export function contentHash(salt: string, e: EventData): string {
+  const body = JSON.stringify([
+    e.session_id ?? null,
+    e.task_id ?? null,
+    e.kind,
+    e.role,
+    e.at,
+    e.text,
+    canonical(e.meta ?? null),
+  ]);
+  return createHmac('sha256', salt).update(body).digest('hex');
+}
+
+/** Redacts every string leaf of meta with the same redactor as the text. */
+async function redactMeta(redactor: Redactor, meta: Record<string, unknown> | undefined) {
+  if (!meta) return { meta: null, redacted: false };
+  const strings: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') strings.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(meta);
+  if (strings.length === 0) return { meta: JSON.stringify(meta), redacted: false };
+  const results = await redactor.redactMany(strings);
+  let i = 0;
+  let redacted = false;
+  const rebuild = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const r = results[i++];
+      if (r?.redacted) redacted = true;
+      return r ? r.text : v;
+    }
+    if (Array.isArray(v)) return v.map(rebuild);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rebuild(x)]));
+    return v;
+  };
+  return { meta: JSON.stringify(rebuild(meta)), redacted };
+}
+
+async function prepareOne(
+  ctx: PrepareContext,
+  owner: string,
+  event: EventData,
+  red: RedactResult,
+): Promise<PreparedEvent> {
+  const meta = await redactMeta(ctx.redactor, event.meta);
+  const findings = red.findings.map((f) => ({
+    type: f.type,
+    rule: f.rule,
+    start: f.start,
+    end: f.end,
+    hash: f.hash,
+  }));
+  const redactions =
+    red.redacted || meta.redacted ? JSON.stringify({ text: findings, meta: meta.redacted }) : null;
+  const row: EventRow = {
+    owner,
+    event_id: event.event_id,
+    session_id: event.session_id ?? null,
+    task_id: event.task_id ?? null,
+    kind: event.kind,
+    role: event.role,
+    at: event.at,
+    text: red.text,
+    meta: meta.meta,
+    content_hash: contentHash(ctx.salt, event),
+    redactions,
+  };
+  const tokens = tokenize(red.text);
+  const doc: IndexRow = {
+    owner,
+    kind: 'event',
+    ref: event.event_id,
+    at: event.at,
+    sessionId: row.session_id,
+    taskId: row.task_id,
+    role: row.role,
+    fields: indexFields(tokens),
+  };
+  return { row, doc, tail: contextOf(tokens) };
+}
+
+/**
+ * Validates, redacts, hashes and tokenizes `raw`; an invalid item becomes an EVENT_INVALID rejection
+ * naming `events[offset + i].field`.
+ */
+export async function prepareEvents(
+  ctx: PrepareContext,
+  owner: string,
+  raw: readonly unknown[],
+  offset = 0,
+): Promise<PrepareOutcome> {
+  const rejected: Rejection[] = [];
+  const valid: EventData[] = [];
+  raw.forEach((item, i) => {
+    const parsed = EventSchema.safeParse(item);
+    if (parsed.success) {
+      valid.push(parsed.data);
+      return;
+    }
+    const id = (item as { event_id?: unknown } | null)?.event_id;
+    const issues = zodIssues(parsed.error);
+    rejected.push({
+      event_id: typeof id === 'string' ? id : null,
+      code: 'EVENT_INVALID',
+      message: issues.map((issue) => `events[${offset + i}].${issue.path}: ${issue.message}`).join('; '),
+    });
+  });
+  const redacted = await ctx.redactor.redactMany(valid.map((e) => e.text));
+  const prepared: PreparedEvent[] = [];
+  for (const [i, event] of valid.entries()) {
+    prepared.push(await prepareOne(ctx, owner, event, redacted[i] as RedactResult));
+  }
+  return { prepared, rejected };
+}
+
+/** Prepares on the calling thread. */
+export const inlinePreparer = (ctx: PrepareContext): Preparer => ({
+  prepare: (owner, raw) => prepareEvents(ctx, owner, raw),
+  close: async () => {},
+});
