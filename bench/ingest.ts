@@ -1,10 +1,13 @@
-// Ingest throughput: events through memory.events.ingest, and raw better-sqlite3 inserts of the same rows.
+// Ingest throughput: events through memory.events.ingest on the server's socket, and raw better-sqlite3
+// inserts of the same rows in the bench process.
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import type { LocalClient } from '../src/index.js';
+import type { MnemoClient } from '../src/index.js';
 import type { BenchEvent, EventSource } from './corpus.js';
 
 export const BATCH = 500;
+/** A batch's events as JSON stay under this, so its request line stays under the server's 1 MB limit. */
+export const MAX_BATCH_JSON_BYTES = 1_000_000;
 
 export interface IngestFigures {
   events: number;
@@ -12,6 +15,9 @@ export interface IngestFigures {
   perSecond: number;
   accepted: number;
   rejected: number;
+  batches: number;
+  /** Batches cut before 500 events to keep the request line under the limit. */
+  cut: number;
 }
 
 interface IngestReply {
@@ -22,9 +28,23 @@ interface IngestReply {
 
 export type Progress = (done: number) => void;
 
-/** Events [from, to) through the public method, in batches of 500 (each one durable transaction). */
-export async function ingestThroughApi(
-  client: LocalClient,
+/** Up to BATCH events from `at`, fewer when their JSON would pass MAX_BATCH_JSON_BYTES. */
+function nextBatch(source: EventSource, at: number, to: number): { events: BenchEvent[]; cut: boolean } {
+  const events: BenchEvent[] = [];
+  let bytes = 2;
+  for (let i = at; i < Math.min(to, at + BATCH); i++) {
+    const event = source.event(i);
+    const size = Buffer.byteLength(JSON.stringify(event)) + 1;
+    if (events.length > 0 && bytes + size > MAX_BATCH_JSON_BYTES) return { events, cut: true };
+    events.push(event);
+    bytes += size;
+  }
+  return { events, cut: false };
+}
+
+/** Events [from, to) through the server's socket in batches of 500, each one durable transaction. */
+export async function ingestThroughSocket(
+  client: MnemoClient,
   owner: string,
   source: EventSource,
   from: number,
@@ -34,19 +54,24 @@ export async function ingestThroughApi(
   let accepted = 0;
   let rejected = 0;
   let busy = 0;
-  for (let at = from; at < to; at += BATCH) {
-    const events = source.batch(at, Math.min(to, at + BATCH));
+  let batches = 0;
+  let cut = 0;
+  for (let at = from; at < to;) {
+    const batch = nextBatch(source, at, to);
     const started = performance.now();
-    const reply = await client.call<IngestReply>('memory.events.ingest', { owner, events });
+    const reply = await client.call<IngestReply>('memory.events.ingest', { owner, events: batch.events });
     busy += performance.now() - started;
     accepted += reply.accepted;
     rejected += reply.rejected.length;
-    progress(at + events.length);
+    batches++;
+    if (batch.cut) cut++;
+    at += batch.events.length;
+    progress(at);
   }
-  return figures(to - from, busy, accepted, rejected);
+  return { ...figures(to - from, busy, accepted, rejected), batches, cut };
 }
 
-const figures = (events: number, ms: number, accepted: number, rejected: number): IngestFigures => ({
+const figures = (events: number, ms: number, accepted: number, rejected: number) => ({
   events,
   seconds: ms / 1000,
   perSecond: events / (ms / 1000),
@@ -75,14 +100,16 @@ export function openRawTable(path: string): RawTable {
   return {
     insert(source: EventSource, from: number, to: number, progress: Progress): IngestFigures {
       let busy = 0;
+      let batches = 0;
       for (let at = from; at < to; at += BATCH) {
         const events = source.batch(at, Math.min(to, at + BATCH));
         const started = performance.now();
         insertBatch(events);
         busy += performance.now() - started;
+        batches++;
         progress(at + events.length);
       }
-      return figures(to - from, busy, to - from, 0);
+      return { ...figures(to - from, busy, to - from, 0), batches, cut: 0 };
     },
     close: () => void db.close(),
   };

@@ -1,7 +1,7 @@
-// Recall latency: memory.recall against a plain SQLite FTS5 BM25 query over the same raw texts.
+// Recall latency: memory.recall over the server's socket against a plain SQLite FTS5 BM25 query over the same raw texts.
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import type { LocalClient } from '../src/index.js';
+import type { MnemoClient } from '../src/index.js';
 import type { BenchQuery, EventSource } from './corpus.js';
 import type { Progress } from './ingest.js';
 
@@ -79,7 +79,7 @@ interface RecallReply {
 }
 
 export function measureRecall(
-  client: LocalClient,
+  client: MnemoClient,
   owner: string,
   queries: readonly BenchQuery[],
   warmup: readonly BenchQuery[],

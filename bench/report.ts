@@ -25,10 +25,26 @@ export interface SizeResult {
   recall: RecallFigures;
   rawRecall: RecallFigures;
   dbMb: number;
-  /** Peak RSS sampled during mnemo's ingest and recall, up to this size. */
-  rssMb: number;
-  /** Peak RSS sampled during the raw baselines, up to this size. */
-  rawRssMb: number;
+  /** The server's VmRSS, highest sample after a batch or query up to this size; null without /proc. */
+  serverRssMb: number | null;
+  /** The server's VmHWM (the kernel's peak since it started) at the end of this size; null without /proc. */
+  serverPeakMb: number | null;
+  /** The bench process's own RSS (socket client, corpus, raw baselines), highest sample up to this size. */
+  benchRssMb: number;
+}
+
+/** Where the server's ingest worker count comes from: its `health`, the bench's environment, or neither. */
+export type IngestWorkers = { source: 'health' | 'env'; value: number | string } | { source: 'default' };
+
+export interface ServerInfo {
+  version: string;
+  /** `mnemo serve` flags besides --data-dir and --socket. */
+  flags: string;
+  ingestWorkers: IngestWorkers;
+  /** VmRSS once it listened, before any event; null without /proc. */
+  startRssMb: number | null;
+  /** The highest VmHWM over all sizes; null without /proc. */
+  peakRssMb: number | null;
 }
 
 export interface BenchResult {
@@ -38,9 +54,11 @@ export interface BenchResult {
   corpus: { turns: number; longmemeval: number; kdconv: number; en: number; zh: number; warmup: number };
   /** Time budget of the raw FTS5 queries at each size. */
   rawSeconds: number;
+  server: ServerInfo;
   sizes: SizeResult[];
-  /** RSS once the corpus is loaded, before the service opens. */
+  /** The bench process's RSS once the corpus is loaded, before the server starts. */
   loadedRssMb: number;
+  /** The bench process's peak over the whole run (`process.resourceUsage().maxRSS`). */
   maxRssMb: number;
   wallSeconds: number;
 }
@@ -50,19 +68,51 @@ const ms = (n: number): string => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
 const verdict = (ok: boolean): string => (ok ? 'met' : '**missed**');
 const minutes = (s: number): string => `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+const intOrNa = (n: number | null): string => (n === null ? 'n/a' : int(n));
+
+function workersText(w: IngestWorkers, cores: number): string {
+  if (w.source === 'health') return `${w.value} (as the server's \`health\` reports)`;
+  if (w.source === 'env')
+    return `\`MNEMO_INGEST_WORKERS=${w.value}\` (passed to the server; its \`health\` does not report the value it used)`;
+  return `the server's default, min(4, cores) with ${cores} cores (\`MNEMO_INGEST_WORKERS\` unset; its \`health\` does not report the value it used)`;
+}
+
+function memoryText(r: BenchResult): string {
+  const bench =
+    `The bench process (Node, tsx, the parsed datasets and the corpus, the socket client and the raw ` +
+    `better-sqlite3 baselines; not part of mnemo) held ${int(r.loadedRssMb)} MB once the corpus was loaded ` +
+    `and peaked at ${int(r.maxRssMb)} MB (\`process.resourceUsage().maxRSS\`).`;
+  const peak = r.server.peakRssMb;
+  if (peak === null)
+    return `mnemo's peak RSS: n/a (no \`/proc\` on this platform, so the server's memory was not measured). ${bench}`;
+  return (
+    `mnemo's peak RSS, the server process's VmHWM: ${int(peak)} MB, target ≤ ${TARGETS.rssMb} MB: ` +
+    `${verdict(peak <= TARGETS.rssMb)}. It held ${intOrNa(r.server.startRssMb)} MB once it listened, before ` +
+    `any event. ${bench}`
+  );
+}
 
 function latencyRow(label: string, mnemo: Latency, raw: Latency): string {
   return `| ${label} | ${mnemo.queries} | ${ms(mnemo.p50)} | ${ms(mnemo.p95)} | ${ms(mnemo.p99)} | ${ms(raw.p50)} | ${ms(raw.p95)} | ${ratio(mnemo.p95, raw.p95)} |`;
 }
 
 export function renderSection(r: BenchResult): string {
-  const peakRss = Math.max(...r.sizes.map((s) => s.rssMb));
   const lines: string[] = [
     START,
     '## Core: durable ingest and recall',
     '',
     `Produced by \`${r.command}\` on ${r.date}: ${r.machine.cpu}, ${r.machine.cores} cores, ` +
       `${r.machine.memGb} GB RAM, ${r.machine.platform}, Node ${r.machine.node}. Wall time ${minutes(r.wallSeconds)}.`,
+    '',
+    `Server: mnemo ${r.server.version} as its own process, started by the bench from the build ` +
+      `(\`npm run bench\` runs \`npm run build\` first): \`node bin/mnemo.js serve --data-dir <tmp> ` +
+      `--socket <tmp>/mnemo.sock ${r.server.flags}\`, with the bench's environment minus every \`MNEMO_*\` ` +
+      `variable but \`MNEMO_INGEST_WORKERS\`, and stopped with SIGTERM at the end. Ingest worker threads: ` +
+      `${workersText(r.server.ingestWorkers, r.machine.cores)}. It runs with \`--observer external\`, so ` +
+      'nothing distills the events into memories during the bench: the built-in observer would claim batches ' +
+      'and write memories in the same process, competing with ingest and recall for the cores and the ' +
+      'SQLite writer, and the figures would depend on how far that background job had got. Observation has ' +
+      'its own bench (`bench/observe.ts`, below); recall here searches events only.',
     '',
     `Corpus: ${int(r.corpus.turns)} distinct dialogue turns (${int(r.corpus.longmemeval)} from the LongMemEval_S ` +
       `dev haystacks, ${int(r.corpus.kdconv)} KdConv utterances), cycled with fresh event ids, sessions and ` +
@@ -73,27 +123,33 @@ export function renderSection(r: BenchResult): string {
     '',
     '### Ingest',
     '',
-    '`memory.events.ingest` in batches of 500 events through the in-process client (validation, redaction, ' +
-      'tokenizing, events table and full-text index in one transaction; WAL, `synchronous=FULL`), against ' +
-      'raw better-sqlite3 inserts of the same rows into a plain table with the same columns ' +
-      '(one transaction per 500 rows, WAL, `synchronous=FULL`), in the same run.',
+    '`memory.events.ingest` in batches of 500 events, sent to the server over its Unix socket ' +
+      '(`createSocketClient`, one JSON line a call) and timed around the call, so the time includes encoding ' +
+      'the request and the socket round trip besides the server’s work (validation, redaction, tokenizing, ' +
+      'events table and full-text index in one transaction; WAL, `synchronous=FULL`). A batch is cut early ' +
+      'when its events’ JSON would pass 1,000,000 bytes, to keep the request line under the server’s 1 MB ' +
+      'limit. Against raw better-sqlite3 inserts of the same rows in the bench process, into a plain table ' +
+      'with the same columns (one transaction per 500 rows, WAL, `synchronous=FULL`), in the same run.',
     '',
-    '| events | mnemo events/s | raw inserts events/s | mnemo / raw | target ≥ 5,000/s |',
-    '|---|---:|---:|---:|---|',
+    '| events | mnemo events/s | raw inserts events/s | mnemo / raw | batches (cut early) | target ≥ 5,000/s |',
+    '|---|---:|---:|---:|---:|---|',
   ];
   for (const s of r.sizes) {
     lines.push(
       `| ${int(s.from)} → ${int(s.size)} | ${int(s.ingest.perSecond)} | ${int(s.raw.perSecond)} | ` +
-        `${ratio(s.ingest.perSecond, s.raw.perSecond)} | ${verdict(s.ingest.perSecond >= TARGETS.ingestPerSecond)} |`,
+        `${ratio(s.ingest.perSecond, s.raw.perSecond)} | ${int(s.ingest.batches)} (${int(s.ingest.cut)}) | ` +
+        `${verdict(s.ingest.perSecond >= TARGETS.ingestPerSecond)} |`,
     );
   }
   lines.push(
     '',
     '### Recall',
     '',
-    '`memory.recall` with `limit: 10`, timed around the call (method validation, term selection, BM25 and id ' +
-      'channels, fusion, loading the events), against a plain FTS5 table over the same raw texts with its ' +
-      'default tokenizer, queried with the OR of the query’s terms, `ORDER BY rank LIMIT 10`, in the same run. ' +
+    '`memory.recall` with `limit: 10`, one call at a time over the same socket, timed around the call: the ' +
+      'figures include the socket round trip and JSON encoding both ways besides the server’s work (method ' +
+      'validation, term selection, BM25 and id channels, fusion, loading the events). Against a plain FTS5 ' +
+      'table over the same raw texts with its default tokenizer, queried in the bench process (no round ' +
+      'trip) with the OR of the query’s terms, `ORDER BY rank LIMIT 10`, in the same run. ' +
       `The raw queries run in the same order until ${r.rawSeconds} s are spent at a size (the order is random, ` +
       'so the first ones are a fair sample). Milliseconds.',
     '',
@@ -132,17 +188,18 @@ export function renderSection(r: BenchResult): string {
     '',
     '### Memory and size',
     '',
-    '| events | mnemo database (MB) | peak RSS during mnemo phases (MB) | during raw baselines (MB) |',
-    '|---|---:|---:|---:|',
-    ...r.sizes.map((s) => `| ${int(s.size)} | ${int(s.dbMb)} | ${int(s.rssMb)} | ${int(s.rawRssMb)} |`),
+    'mnemo’s memory is the server process’s resident set, read from `/proc/<pid>/status`: VmRSS sampled after ' +
+      'every ingest batch and every recall, and VmHWM, the kernel’s peak since the server started, read at ' +
+      'the end of each size. The bench process is measured apart (its RSS sampled after every step).',
     '',
-    `Peak RSS while mnemo ingests and recalls: ${int(peakRss)} MB for the whole bench process, which held ` +
-      `${int(r.loadedRssMb)} MB before the service opened (Node, tsx, the parsed datasets and the corpus; ` +
-      `this varies by ±50 MB from run to run with what V8 keeps after parsing). mnemo's share, the peak ` +
-      `minus that: ${int(peakRss - r.loadedRssMb)} MB, target ≤ ${TARGETS.rssMb} MB: ` +
-      `${verdict(peakRss - r.loadedRssMb <= TARGETS.rssMb)}; the whole process: ` +
-      `${verdict(peakRss <= TARGETS.rssMb)}. Peak RSS over the whole run, raw baselines included ` +
-      `(\`process.resourceUsage().maxRSS\`): ${int(r.maxRssMb)} MB.`,
+    '| events | mnemo database (MB) | server RSS, highest sample (MB) | server peak RSS, VmHWM (MB) | bench/baselines process peak (MB) |',
+    '|---|---:|---:|---:|---:|',
+    ...r.sizes.map(
+      (s) =>
+        `| ${int(s.size)} | ${int(s.dbMb)} | ${intOrNa(s.serverRssMb)} | ${intOrNa(s.serverPeakMb)} | ${int(s.benchRssMb)} |`,
+    ),
+    '',
+    memoryText(r),
     END,
   );
   return lines.join('\n');

@@ -1,4 +1,6 @@
-// `npm run bench`: durable ingest and recall latency at each size, against raw SQLite, into docs/BENCHMARKS.md.
+// `npm run bench`: durable ingest and recall latency of a real `mnemo serve` child process (the built
+// bin/mnemo.js; the npm script builds first) over its socket at each size, against raw SQLite in the bench
+// process, into docs/BENCHMARKS.md.
 // Options: --sizes 100000,1000000  --queries 400  --warmup 50  --raw-seconds 120 (time budget of the raw
 // FTS5 queries per size)  --out docs/BENCHMARKS.md  --data ../shared/data (both relative to the repo root).
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -7,11 +9,12 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createLocalClient, createMethodTable, openMemory } from '../src/index.js';
+import type { MnemoClient } from '../src/index.js';
 import { createEventSource, loadCorpus, pickQueries, type BenchQuery, type EventSource } from './corpus.js';
-import { ingestThroughApi, openRawTable } from './ingest.js';
+import { ingestThroughSocket, openRawTable } from './ingest.js';
 import { measureRecall, openRawFts } from './recall.js';
-import { writeReport, type BenchResult, type SizeResult } from './report.js';
+import { writeReport, type BenchResult, type IngestWorkers, type SizeResult } from './report.js';
+import { readProcMemory, SERVE_FLAGS, spawnBenchServer, type BenchServer } from './server.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OWNER = 'bench';
@@ -39,20 +42,26 @@ const rawBudgetMs = Number(args['raw-seconds']) * 1000;
 const outPath = resolve(ROOT, args.out);
 const dataDir = resolve(ROOT, args.data);
 
-/** Peak RSS sampled while mnemo works and while the raw baselines do (after each batch or query). */
-const rssPeak = { mnemo: 0, raw: 0 };
-type Phase = keyof typeof rssPeak;
-const sampleRss = (phase: Phase): void => {
-  rssPeak[phase] = Math.max(rssPeak[phase], process.memoryUsage.rss());
-};
 const mb = (bytes: number): number => bytes / 1024 / 1024;
+const mbOrNull = (bytes: number | null | undefined): number | null => (bytes == null ? null : mb(bytes));
 
-/** One progress line on stderr: rewritten in place on a terminal, every 10 s otherwise. */
-function progress(label: string, total: number, phase: Phase) {
+/** Peak RSS: the server's VmRSS after each batch or query, and the bench process's own after every step. */
+const rssPeak = { server: null as number | null, bench: 0 };
+function sampleRss(server: BenchServer | null): void {
+  rssPeak.bench = Math.max(rssPeak.bench, process.memoryUsage.rss());
+  const rss = server && readProcMemory(server.pid)?.rssBytes;
+  if (rss) rssPeak.server = Math.max(rssPeak.server ?? 0, rss);
+}
+
+/**
+ * One progress line on stderr: rewritten in place on a terminal, every 10 s otherwise. Samples RSS at
+ * each step, the server's too when it is the one working.
+ */
+function progress(label: string, total: number, server: BenchServer | null) {
   let last = 0;
   const started = performance.now();
   return (done: number): void => {
-    sampleRss(phase);
+    sampleRss(server);
     const now = performance.now();
     const finished = done >= total;
     if (!finished && now - last < (process.stderr.isTTY ? 250 : 10_000)) return;
@@ -69,40 +78,59 @@ const fileMb = (path: string): number =>
     0,
   );
 
-/** Grows one store through the API size by size; the raw baselines get the same rows. */
-async function runSizes(tmp: string, source: EventSource, queries: BenchQuery[], warm: BenchQuery[]) {
-  const service = await openMemory({ config: { dataDir: join(tmp, 'mnemo'), redactEmails: true } });
-  const client = createLocalClient(createMethodTable(service));
+interface Health {
+  version: string;
+  data_dir: string;
+  ingest_workers?: unknown;
+}
+
+/** The worker count the server used, from its health when it says, else from the environment it got. */
+function ingestWorkersOf(health: Health): IngestWorkers {
+  if (typeof health.ingest_workers === 'number') return { source: 'health', value: health.ingest_workers };
+  const env = process.env.MNEMO_INGEST_WORKERS;
+  return env ? { source: 'env', value: env } : { source: 'default' };
+}
+
+/** Grows one store through the server size by size; the raw baselines get the same rows. */
+async function runSizes(
+  tmp: string,
+  server: BenchServer,
+  client: MnemoClient,
+  databasePath: string,
+  source: EventSource,
+  queries: BenchQuery[],
+  warm: BenchQuery[],
+) {
   const raw = openRawTable(join(tmp, 'raw-events.sqlite3'));
   const fts = openRawFts(join(tmp, 'raw-fts.sqlite3'));
   const results: SizeResult[] = [];
   try {
     let from = 0;
     for (const size of sizes) {
-      const ingest = await ingestThroughApi(
+      const ingest = await ingestThroughSocket(
         client,
         OWNER,
         source,
         from,
         size,
-        progress('mnemo ingest', size, 'mnemo'),
+        progress('mnemo ingest', size, server),
       );
-      const rawIngest = raw.insert(source, from, size, progress('raw inserts', size, 'raw'));
-      const rawFtsBuildSeconds = fts.insert(source, from, size, progress('raw FTS5 build', size, 'raw'));
+      const rawIngest = raw.insert(source, from, size, progress('raw inserts', size, null));
+      const rawFtsBuildSeconds = fts.insert(source, from, size, progress('raw FTS5 build', size, null));
       const recall = await measureRecall(
         client,
         OWNER,
         queries,
         warm,
-        progress(`mnemo recall @${size}`, queries.length, 'mnemo'),
+        progress(`mnemo recall @${size}`, queries.length, server),
       );
       const rawRecall = await fts.measure(
         queries,
         warm,
-        progress(`raw FTS5 recall @${size}`, queries.length, 'raw'),
+        progress(`raw FTS5 recall @${size}`, queries.length, null),
         rawBudgetMs,
       );
-      const dbMb = fileMb(service.databasePath);
+      const serverPeakMb = mbOrNull(readProcMemory(server.pid)?.peakBytes);
       results.push({
         size,
         from,
@@ -111,23 +139,84 @@ async function runSizes(tmp: string, source: EventSource, queries: BenchQuery[],
         rawFtsBuildSeconds,
         recall,
         rawRecall,
-        dbMb,
-        rssMb: mb(rssPeak.mnemo),
-        rawRssMb: mb(rssPeak.raw),
+        dbMb: fileMb(databasePath),
+        serverRssMb: mbOrNull(rssPeak.server),
+        serverPeakMb,
+        benchRssMb: mb(rssPeak.bench),
       });
       process.stderr.write(
-        `@${size}: ingest ${Math.round(ingest.perSecond)}/s (raw ${Math.round(rawIngest.perSecond)}/s); ` +
+        `@${size}: ingest ${Math.round(ingest.perSecond)}/s (raw ${Math.round(rawIngest.perSecond)}/s; ` +
+          `${ingest.accepted} accepted, ${ingest.rejected} rejected, ${ingest.cut}/${ingest.batches} batches cut); ` +
           `recall p50 ${recall.all.p50.toFixed(2)} p95 ${recall.all.p95.toFixed(2)} ms ` +
-          `(raw FTS5 p50 ${rawRecall.all.p50.toFixed(2)} p95 ${rawRecall.all.p95.toFixed(2)} ms)\n`,
+          `(raw FTS5 p50 ${rawRecall.all.p50.toFixed(2)} p95 ${rawRecall.all.p95.toFixed(2)} ms); ` +
+          `server peak RSS ${serverPeakMb === null ? 'n/a' : `${Math.round(serverPeakMb)} MB`}\n`,
       );
       from = size;
     }
   } finally {
     raw.close();
     fts.close();
-    await service.close();
   }
   return results;
+}
+
+/** Every size against a started server, through one socket client. */
+async function measureServer(
+  tmp: string,
+  server: BenchServer,
+  source: EventSource,
+  queries: BenchQuery[],
+  warm: BenchQuery[],
+) {
+  await server.ready;
+  const client = server.connect();
+  const health = await client.call<Health>('health');
+  const started = readProcMemory(server.pid);
+  process.stderr.write(
+    `mnemo serve ${health.version} (pid ${server.pid}) on ${server.socketPath}` +
+      `${started ? `, ${Math.round(mb(started.rssBytes))} MB RSS` : ''}\n`,
+  );
+  const databasePath = join(health.data_dir, 'mnemo.sqlite3');
+  const results = await runSizes(tmp, server, client, databasePath, source, queries, warm);
+  await client.close();
+  return {
+    results,
+    server: {
+      version: health.version,
+      flags: SERVE_FLAGS.join(' '),
+      ingestWorkers: ingestWorkersOf(health),
+      startRssMb: mbOrNull(started?.rssBytes),
+    },
+  };
+}
+
+let interrupted = false;
+
+/** Starts the server, measures, and stops it (also on SIGINT); a crash of the server fails the run. */
+async function runAgainstServer(source: EventSource, queries: BenchQuery[], warm: BenchQuery[]) {
+  const tmp = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
+  const server = spawnBenchServer(ROOT, tmp);
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopped ??= server.stop().finally(() => rmSync(tmp, { recursive: true, force: true })));
+  process.once('SIGINT', () => {
+    interrupted = true;
+    process.stderr.write('\ninterrupted: stopping mnemo serve\n');
+    void stop()
+      .catch((error: unknown) => process.stderr.write(`${String(error)}\n`))
+      .finally(() => process.exit(130));
+  });
+  const outcome = await measureServer(tmp, server, source, queries, warm).then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  try {
+    await stop();
+  } catch (error) {
+    if (outcome.ok) throw error;
+  }
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 async function main(): Promise<BenchResult> {
@@ -139,21 +228,11 @@ async function main(): Promise<BenchResult> {
   const warm = pickQueries(corpus, warmup, 99);
   const loadedRssMb = mb(process.memoryUsage.rss());
 
-  const tmp = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
-  const cleanup = (): void => rmSync(tmp, { recursive: true, force: true });
-  process.once('SIGINT', () => {
-    cleanup();
-    process.exit(130);
-  });
-  let results: SizeResult[];
-  try {
-    results = await runSizes(tmp, source, queries, warm);
-  } finally {
-    cleanup();
-  }
+  const { results, server } = await runAgainstServer(source, queries, warm);
 
   const shownOut = isAbsolute(args.out) ? relative(ROOT, outPath) : args.out;
   const shownArgs = process.argv.slice(2).map((a) => (a === args.out ? shownOut : a));
+  const peaks = results.map((s) => s.serverPeakMb).filter((v) => v !== null);
   return {
     command: ['npm run bench', ...(shownArgs.length > 0 ? ['--', ...shownArgs] : [])].join(' '),
     date: new Date().toISOString().slice(0, 10),
@@ -173,6 +252,7 @@ async function main(): Promise<BenchResult> {
       warmup: warm.length,
     },
     rawSeconds: rawBudgetMs / 1000,
+    server: { ...server, peakRssMb: peaks.length > 0 ? Math.max(...peaks) : null },
     sizes: results,
     loadedRssMb,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
@@ -180,7 +260,14 @@ async function main(): Promise<BenchResult> {
   };
 }
 
-const result = await main();
+let result: BenchResult;
+try {
+  result = await main();
+} catch (error) {
+  // On SIGINT the handler stops the server and exits; a call cut short by it is no failure of its own.
+  if (interrupted) await new Promise<never>(() => {});
+  throw error;
+}
 writeReport(outPath, result);
 process.stdout.write(`${JSON.stringify({ ...result, sizes: result.sizes.map(summary) }, null, 2)}\n`);
 process.stderr.write(`wrote ${relative(ROOT, outPath)}\n`);
@@ -196,6 +283,8 @@ function summary(s: SizeResult) {
     rawP95: s.rawRecall.all.p95,
     rawFtsBuildSeconds: s.rawFtsBuildSeconds,
     dbMb: Math.round(s.dbMb),
-    rssMb: Math.round(s.rssMb),
+    batchesCut: s.ingest.cut,
+    serverPeakRssMb: s.serverPeakMb === null ? null : Math.round(s.serverPeakMb),
+    benchRssMb: Math.round(s.benchRssMb),
   };
 }
