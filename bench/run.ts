@@ -91,11 +91,23 @@ function ingestWorkersOf(health: Health): IngestWorkers {
   return env ? { source: 'env', value: env } : { source: 'default' };
 }
 
+/**
+ * A connection for one phase: the server closes a socket idle for 5 s, as it does for any client, and the
+ * raw baselines between mnemo's phases take longer than that.
+ */
+async function withClient<T>(server: BenchServer, phase: (client: MnemoClient) => Promise<T>): Promise<T> {
+  const client = server.connect();
+  try {
+    return await phase(client);
+  } finally {
+    await client.close();
+  }
+}
+
 /** Grows one store through the server size by size; the raw baselines get the same rows. */
 async function runSizes(
   tmp: string,
   server: BenchServer,
-  client: MnemoClient,
   databasePath: string,
   source: EventSource,
   queries: BenchQuery[],
@@ -107,22 +119,19 @@ async function runSizes(
   try {
     let from = 0;
     for (const size of sizes) {
-      const ingest = await ingestThroughSocket(
-        client,
-        OWNER,
-        source,
-        from,
-        size,
-        progress('mnemo ingest', size, server),
+      const ingest = await withClient(server, (client) =>
+        ingestThroughSocket(client, OWNER, source, from, size, progress('mnemo ingest', size, server)),
       );
       const rawIngest = raw.insert(source, from, size, progress('raw inserts', size, null));
       const rawFtsBuildSeconds = fts.insert(source, from, size, progress('raw FTS5 build', size, null));
-      const recall = await measureRecall(
-        client,
-        OWNER,
-        queries,
-        warm,
-        progress(`mnemo recall @${size}`, queries.length, server),
+      const recall = await withClient(server, (client) =>
+        measureRecall(
+          client,
+          OWNER,
+          queries,
+          warm,
+          progress(`mnemo recall @${size}`, queries.length, server),
+        ),
       );
       const rawRecall = await fts.measure(
         queries,
@@ -169,16 +178,14 @@ async function measureServer(
   warm: BenchQuery[],
 ) {
   await server.ready;
-  const client = server.connect();
-  const health = await client.call<Health>('health');
+  const health = await withClient(server, (client) => client.call<Health>('health'));
   const started = readProcMemory(server.pid);
   process.stderr.write(
     `mnemo serve ${health.version} (pid ${server.pid}) on ${server.socketPath}` +
       `${started ? `, ${Math.round(mb(started.rssBytes))} MB RSS` : ''}\n`,
   );
   const databasePath = join(health.data_dir, 'mnemo.sqlite3');
-  const results = await runSizes(tmp, server, client, databasePath, source, queries, warm);
-  await client.close();
+  const results = await runSizes(tmp, server, databasePath, source, queries, warm);
   return {
     results,
     server: {
