@@ -52,7 +52,7 @@ describe('prepare pool', () => {
     expect(pooled.rejected.at(-1)?.message).toMatch(/^events\[107\]\.role/);
   });
 
-  it('prepares small calls on the calling thread and works again after a worker is lost', async () => {
+  it('prepares small calls on the calling thread and works again after a worker is lost, then gives up on workers', async () => {
     const lines: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
     const crashing = pool(2, {
@@ -65,6 +65,11 @@ describe('prepare pool', () => {
     expect(await crashing.prepare('o1', call)).toEqual(expected);
     expect(await crashing.prepare('o1', call)).toEqual(expected);
     expect(lines.filter((l) => l.includes('preparing this call inline'))).toHaveLength(2);
+    // A third failure in a row and the pool stops starting workers: no more failures to log.
+    expect(await crashing.prepare('o1', call)).toEqual(expected);
+    expect(await crashing.prepare('o1', call)).toEqual(expected);
+    expect(lines.filter((l) => l.includes('preparing every call inline'))).toHaveLength(1);
+    expect(lines).toHaveLength(3);
     expect(await crashing.prepare('o1', call.slice(0, 3))).toEqual(
       await inlinePreparer(ctx).prepare('o1', call.slice(0, 3)),
     );

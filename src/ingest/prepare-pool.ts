@@ -30,6 +30,9 @@ export interface PreparePoolOptions {
   entry?: URL;
 }
 
+/** After this many calls in a row whose workers failed, the pool stops starting workers and stays inline. */
+export const MAX_FAILED_CALLS = 3;
+
 /** Below this many events a call is prepared inline (measured: a round trip is ~0.3 ms, an event ~0.1 ms). */
 export const MIN_POOLED_EVENTS = 32;
 
@@ -59,6 +62,7 @@ export function createPreparePool(ctx: PrepareContext, options: PreparePoolOptio
   const workers: PoolWorker[] = [];
   let nextId = 0;
   let closed = false;
+  let failedCalls = 0;
 
   const spawn = (): PoolWorker => {
     const workerData = { salt: ctx.salt, redactEmails: options.redactEmails } satisfies PrepareWorkerData;
@@ -101,7 +105,9 @@ export function createPreparePool(ctx: PrepareContext, options: PreparePoolOptio
 
   return {
     async prepare(owner, raw) {
-      if (closed || options.size <= 0 || raw.length < minEvents) return inline(owner, raw);
+      if (closed || options.size <= 0 || raw.length < minEvents || failedCalls >= MAX_FAILED_CALLS) {
+        return inline(owner, raw);
+      }
       while (workers.length < options.size) workers.push(spawn());
       const slice = Math.ceil(raw.length / workers.length);
       const parts: Promise<PrepareOutcome>[] = [];
@@ -111,8 +117,16 @@ export function createPreparePool(ctx: PrepareContext, options: PreparePoolOptio
       let outcomes: PrepareOutcome[];
       try {
         outcomes = await Promise.all(parts);
+        failedCalls = 0;
       } catch (error) {
-        options.log?.warn({ err: error }, 'prepare worker failed; preparing this call inline');
+        failedCalls++;
+        const giveUp = failedCalls >= MAX_FAILED_CALLS;
+        options.log?.warn(
+          { err: error, failedCalls },
+          giveUp
+            ? 'prepare workers keep failing; preparing every call inline from now on'
+            : 'prepare worker failed; preparing this call inline',
+        );
         return inline(owner, raw);
       }
       return {
