@@ -26,11 +26,11 @@ export interface SelectOptions {
 
 /**
  * Postings the selected terms may add up to. FTS5 ranks a matching row in about 3 µs (bm25 decodes
- * the positions of every column and reads the row's length), so this bounds BM25 near 15 ms at any
- * index size (docs/BENCHMARKS.md: recall p95 at 100k and 1M events). 4,000 cost one LongMemEval
- * question; 6,000 gained nothing over 5,000 on any eval set.
+ * the positions of every column and reads the row's length), so this keeps BM25 near 10 ms at any
+ * index size. 5,000 gains one LongMemEval question but took recall p95 at 100k events from 14.0 to
+ * 18.1 ms against a 20 ms target (docs/BENCHMARKS.md).
  */
-export const MAX_POSTINGS = 5_000;
+export const MAX_POSTINGS = 4_000;
 /** Distinct content words (and stop words) looked up at most: a long pasted query costs no more. */
 export const MAX_LOOKUPS = 64;
 const STOP_WORD_LOOKUP_CAP = 16;
