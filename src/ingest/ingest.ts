@@ -5,10 +5,10 @@ import { indexRows, type IndexRow } from '../search/search.js';
 import type { Redactor } from '../text/redact.js';
 import { tokenize } from '../text/tokenize.js';
 import { contextOf, inlinePreparer, type PreparedEvent, type Preparer } from './prepare.js';
-
-export { CONTEXT_TOKENS } from './prepare.js';
 import type { IngestResult, Rejection } from './schema.js';
 import { insertEvent } from './store.js';
+
+export { CONTEXT_TOKENS } from './prepare.js';
 
 export interface IngestDeps {
   driver: Driver;
