@@ -1,5 +1,6 @@
 // The human-readable output: a short Markdown report and a hand-written SVG plot of recall@k.
-import type { GroupSummary } from './aggregate.js';
+import type { GroupSummary, Ratios, SystemSummary } from './aggregate.js';
+import { VECTORS_NAME } from './embed.js';
 import type { EvalMetrics } from './run.js';
 
 const fmt = (value: number | null | undefined, digits = 3): string =>
@@ -17,8 +18,10 @@ export function renderRecallPlot(metrics: EvalMetrics): string {
   const plotH = h - top - bottom;
   const x = (i: number) => left + (ks.length === 1 ? plotW / 2 : (i * plotW) / (ks.length - 1));
   const y = (v: number) => top + plotH - v * plotH;
+  const vectors = metrics.systems.mnemo_vectors;
   const series = [
     { name: 'mnemo', color: '#1f6feb', values: metrics.systems.mnemo.overall.metrics },
+    ...(vectors ? [{ name: VECTORS_NAME, color: '#1a7f37', values: vectors.overall.metrics }] : []),
     ...(metrics.systems.baseline
       ? [
           {
@@ -70,22 +73,23 @@ interface Row {
   ratio: Record<string, number | null> | undefined;
 }
 
-/** One table per metric family: rows are overall and groups; cells "mnemo / baseline (×ratio)". */
-function familyTable(metrics: EvalMetrics, family: string): string[] {
+/** Two systems side by side: cells read "mine / base (×mine ÷ base)"; mine alone without a base. */
+interface Comparison {
+  mine: SystemSummary;
+  base?: SystemSummary | undefined;
+  ratio?: Ratios | undefined;
+}
+
+/** One table per metric family: rows are overall and groups. */
+function familyTable(metrics: EvalMetrics, family: string, { mine, base, ratio }: Comparison): string[] {
   const ks = metrics.options.ks;
-  const base = metrics.systems.baseline;
   const rows: Row[] = [
-    {
-      name: '**overall**',
-      mine: metrics.systems.mnemo.overall,
-      base: base?.overall,
-      ratio: metrics.ratio?.overall,
-    },
-    ...Object.entries(metrics.systems.mnemo.groups).map(([name, mine]) => ({
+    { name: '**overall**', mine: mine.overall, base: base?.overall, ratio: ratio?.overall },
+    ...Object.entries(mine.groups).map(([name, group]) => ({
       name: metrics.apart.includes(name) ? `${name} (apart)` : name,
-      mine,
+      mine: group,
       base: base?.groups[name],
-      ratio: metrics.ratio?.groups[name],
+      ratio: ratio?.groups[name],
     })),
   ];
   const header = `| ${metrics.group_label} | n | ${ks.map((k) => `${family}@${k}`).join(' | ')} |`;
@@ -102,8 +106,24 @@ function familyTable(metrics: EvalMetrics, family: string): string[] {
   return lines;
 }
 
+/** Whether the vector channel was on, with which model, and what came of it. */
+function vectorLines(metrics: EvalMetrics): string[] {
+  const e = metrics.embedding;
+  if (!e) return ['- vector channel: off (`--embed` measures it with the model of `MNEMO_EMBED_*`)'];
+  const degraded = Object.entries(e.degraded.codes).map(([code, n]) => `${code} ${n}`);
+  return [
+    `- vector channel: **on**, model \`${e.model}\`, ${e.dimensions ?? '?'} dimensions` +
+      `${e.requested_dimensions !== null ? ` (asked for ${e.requested_dimensions})` : ''}, fusion weight ${e.weight}, ` +
+      `query embedding timeout ${e.timeout_ms} ms; every store embedded before its questions ` +
+      `(${e.documents} documents, ${e.vectors} vectors); ${VECTORS_NAME} is mnemo with the channel, mnemo without it, over the same stores`,
+    `- recalls whose vector channel did not answer (scored from the other channels): ${e.degraded.queries} of ${metrics.counts.queries}` +
+      (degraded.length > 0 ? ` (${degraded.join(', ')})` : ''),
+  ];
+}
+
 export function renderReport(metrics: EvalMetrics, plotFile: string): string {
   const base = metrics.systems.baseline;
+  const vectors = metrics.systems.mnemo_vectors;
   const mnemoLat = metrics.systems.mnemo.latency_ms;
   const lines = [
     `# mnemo eval: ${metrics.dataset}`,
@@ -115,13 +135,26 @@ export function renderReport(metrics: EvalMetrics, plotFile: string): string {
     base
       ? `- cells read **mnemo / ${metrics.baseline_name ?? 'baseline'} (×mnemo ÷ baseline)**`
       : '- baseline not run (`--baseline` adds it)',
+    ...vectorLines(metrics),
     ...(metrics.apart.length > 0 ? [`- reported apart, not in overall: ${metrics.apart.join(', ')}`] : []),
     '',
     `![${metrics.families[0] ?? 'recall'}@k](${plotFile})`,
     '',
   ];
+  const mnemo = { mine: metrics.systems.mnemo, base, ratio: metrics.ratio };
   for (const family of metrics.families)
-    lines.push(`## ${family}@k`, '', ...familyTable(metrics, family), '');
+    lines.push(`## ${family}@k`, '', ...familyTable(metrics, family, mnemo), '');
+  if (vectors) {
+    lines.push(
+      `## Vector channel: ${VECTORS_NAME} / mnemo`,
+      '',
+      `Cells read **${VECTORS_NAME} / mnemo (×${VECTORS_NAME} ÷ mnemo)**.`,
+      '',
+    );
+    const comparison = { mine: vectors, base: metrics.systems.mnemo, ratio: metrics.vectors_ratio };
+    for (const family of metrics.families)
+      lines.push(`### ${family}@k`, '', ...familyTable(metrics, family, comparison), '');
+  }
   lines.push(
     '## Latency of one recall call (ms)',
     '',
@@ -133,6 +166,13 @@ export function renderReport(metrics: EvalMetrics, plotFile: string): string {
   );
   const took = metrics.systems.mnemo.took_ms;
   lines.push(`| mnemo (took_ms) | ${fmt(took.p50, 2)} | ${fmt(took.p95, 2)} | | |`);
+  if (vectors) {
+    const v = vectors.latency_ms;
+    lines.push(
+      `| ${VECTORS_NAME} (call) | ${fmt(v.p50, 2)} | ${fmt(v.p95, 2)} | ${fmt(v.mean, 2)} | ${fmt(v.max, 2)} |`,
+      `| ${VECTORS_NAME} (took_ms) | ${fmt(vectors.took_ms.p50, 2)} | ${fmt(vectors.took_ms.p95, 2)} | | |`,
+    );
+  }
   if (base) {
     const b = base.latency_ms;
     lines.push(

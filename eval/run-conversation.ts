@@ -1,7 +1,8 @@
 // One conversation through mnemo (public API) and the baseline: ingest in order, ask each query when due.
 import { performance } from 'node:perf_hooks';
-import type { IngestResult, LocalClient, RecallResult } from '../src/index.js';
+import type { IngestResult, LocalClient, RecallItem, RecallResult } from '../src/index.js';
 import { createBaseline, type Baseline } from './baseline.js';
+import type { EmbeddingModel } from './embed.js';
 import { rankSessions } from './metrics.js';
 import type { DatasetModule, EvalConversation, EvalQuery, EvalUnit, QueryScores } from './types.js';
 
@@ -22,6 +23,10 @@ export interface SystemAnswer {
   terms?: { selected: string[]; dropped: string[] };
   /** Rank and per-channel ranks of each evidence unit returned (mnemo only). */
   evidence_channels?: Record<string, { rank: number; channels: Record<string, number> }>;
+  /** Per-channel ranks of every ranked item, in order (mnemo only, with `--embed`). */
+  ranked_channels?: RecallItem['channels'][];
+  /** Channels that could not answer; the items came from the others (mnemo with vectors only). */
+  degraded?: NonNullable<RecallResult['degraded']>;
 }
 
 export interface QueryRecord {
@@ -33,7 +38,11 @@ export interface QueryRecord {
   at: string;
   evidence: string[];
   evidence_sessions?: string[];
+  /** mnemo without the vector channel: what a run without `--embed` measures. */
   mnemo: SystemAnswer;
+  /** `--embed`: the same store and question with the vector channel on, and the model of its vectors. */
+  mnemo_vectors?: SystemAnswer;
+  embedding?: EmbeddingModel;
   baseline?: SystemAnswer;
 }
 
@@ -50,6 +59,8 @@ export interface RunConversationOptions {
   baseline: boolean;
   ingest: IngestTotals;
   onQuery?: (record: QueryRecord) => void;
+  /** `--embed`: a client of the same store with the vector channel on, and what embeds the store. */
+  vectors?: { client: LocalClient; drain: (label: string) => Promise<EmbeddingModel> };
 }
 
 const toEvent = (u: EvalUnit) => ({
@@ -103,16 +114,9 @@ export async function runConversation(
     };
   };
 
-  const queries = [...conversation.queries].sort(
-    (a, b) => (a.visibleUnits ?? units.length) - (b.visibleUnits ?? units.length),
-  );
-  const records: QueryRecord[] = [];
-  for (const query of queries) {
-    await storeUpTo(Math.min(query.visibleUnits ?? units.length, units.length));
-    const text = query.text.slice(0, MAX_QUERY_CHARS);
-
+  const ask = async (target: LocalClient, query: EvalQuery, text: string): Promise<SystemAnswer> => {
     const started = performance.now();
-    const result = await client.call<RecallResult>('memory.recall', {
+    const result = await target.call<RecallResult>('memory.recall', {
       owner: conversation.owner,
       query: text,
       limit,
@@ -124,7 +128,7 @@ export async function runConversation(
       if (query.evidence.includes(item.id))
         evidenceChannels[item.id] = { rank: i + 1, channels: item.channels };
     });
-    const mnemo: SystemAnswer = {
+    return {
       ...answer(
         query,
         result.items.map((item) => item.id),
@@ -133,7 +137,21 @@ export async function runConversation(
       ),
       terms: result.terms,
       evidence_channels: evidenceChannels,
+      ...(options.vectors ? { ranked_channels: result.items.map((item) => item.channels) } : {}),
+      ...(result.degraded ? { degraded: result.degraded } : {}),
     };
+  };
+
+  const queries = [...conversation.queries].sort(
+    (a, b) => (a.visibleUnits ?? units.length) - (b.visibleUnits ?? units.length),
+  );
+  const records: QueryRecord[] = [];
+  for (const query of queries) {
+    await storeUpTo(Math.min(query.visibleUnits ?? units.length, units.length));
+    const embedding = await options.vectors?.drain(conversation.owner);
+    const text = query.text.slice(0, MAX_QUERY_CHARS);
+    const mnemo = await ask(client, query, text);
+    const withVectors = options.vectors ? await ask(options.vectors.client, query, text) : undefined;
 
     let base: SystemAnswer | undefined;
     if (baseline) {
@@ -151,6 +169,7 @@ export async function runConversation(
       evidence: query.evidence,
       ...(query.evidenceSessions ? { evidence_sessions: query.evidenceSessions } : {}),
       mnemo,
+      ...(withVectors ? { mnemo_vectors: withVectors, embedding } : {}),
       ...(base ? { baseline: base } : {}),
     };
     records.push(record);

@@ -5,12 +5,20 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { EmbedConfig } from '../src/embed/embed.js';
 import { createLocalClient, createMethodTable, openMemory } from '../src/index.js';
 import { ratios, summarizeLatency, summarizeSystem, type Ratios, type SystemSummary } from './aggregate.js';
 import { BASELINE_NAME } from './baseline.js';
 import { dulemon } from './datasets/dulemon.js';
 import { locomo } from './datasets/locomo.js';
 import { longmemeval } from './datasets/longmemeval.js';
+import {
+  createStoreEmbedder,
+  summarizeEmbedding,
+  VECTORS_NAME,
+  type EmbeddingSummary,
+  type StoreEmbedder,
+} from './embed.js';
 import { defaultOutDir, sharedDataFile } from './paths.js';
 import { silentProgress, type Progress } from './progress.js';
 import { renderRecallPlot, renderReport } from './report.js';
@@ -32,14 +40,21 @@ export interface EvalOptions {
   /** Only the first N conversations (LoCoMo, DuLeMon) or questions (LongMemEval). */
   subset?: number;
   baseline?: boolean;
+  /**
+   * The embedding settings (`loadConfig().embed`). Set: each store is embedded before its questions, and
+   * every question is asked with the vector channel ("mnemo+vectors") and without it ("mnemo").
+   */
+  embed?: EmbedConfig;
   progress?: Progress;
 }
+
+type MnemoSummary = SystemSummary & { took_ms: { p50: number; p95: number } };
 
 export interface EvalMetrics {
   dataset: DatasetName;
   data: { file: string; sha256: string };
   created_at: string;
-  options: { ks: number[]; subset: number | null; baseline: boolean; recall_limit: number };
+  options: { ks: number[]; subset: number | null; baseline: boolean; embed: boolean; recall_limit: number };
   families: string[];
   group_label: string;
   /** Groups reported apart from the overall score. */
@@ -49,9 +64,15 @@ export interface EvalMetrics {
   notes: string[];
   ingest: { accepted: number; duplicates: number; rejected: number };
   wall_ms: { total: number; ingest_and_recall: number };
-  systems: { mnemo: SystemSummary & { took_ms: { p50: number; p95: number } }; baseline?: SystemSummary };
+  /** mnemo_vectors: with the vector channel (`--embed`); mnemo: without it, over the same stores. */
+  systems: { mnemo: MnemoSummary; mnemo_vectors?: MnemoSummary; baseline?: SystemSummary };
   baseline_name?: string;
+  /** mnemo ÷ baseline. */
   ratio?: Ratios;
+  /** `--embed`: the model, what was embedded, and recalls whose vector channel did not answer. */
+  embedding?: EmbeddingSummary;
+  /** `--embed`: mnemo_vectors ÷ mnemo. */
+  vectors_ratio?: Ratios;
 }
 
 export interface EvalOutcome {
@@ -60,13 +81,25 @@ export interface EvalOutcome {
   files: { questions: string; metrics: string; report: string; plot: string };
 }
 
-const scored = (records: readonly QueryRecord[], system: 'mnemo' | 'baseline') =>
+type System = 'mnemo' | 'mnemo_vectors' | 'baseline';
+
+const scored = (records: readonly QueryRecord[], system: System) =>
   records.flatMap((r) => {
     const answer = r[system];
     return answer
       ? [{ group: r.group, inOverall: r.in_overall, scores: answer.scores, latencyMs: answer.latency_ms }]
       : [];
   });
+
+const summarizeMnemo = (records: readonly QueryRecord[], system: 'mnemo' | 'mnemo_vectors'): MnemoSummary => {
+  const took = summarizeLatency(
+    records.flatMap((r) => {
+      const ms = r[system]?.took_ms;
+      return ms !== undefined ? [ms] : [];
+    }),
+  );
+  return { ...summarizeSystem(scored(records, system)), took_ms: { p50: took.p50, p95: took.p95 } };
+};
 
 export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>> {
   const started = performance.now();
@@ -95,11 +128,27 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
   const ingest: IngestTotals = { accepted: 0, duplicates: 0, rejected: [] };
   const records: QueryRecord[] = [];
   const runStarted = performance.now();
+  let embedder: StoreEmbedder | undefined;
   try {
     // The data's dates have no zone: stored as UTC, read with a UTC clock so local days stay the data's days.
-    const service = await openMemory({ config: { dataDir: storeDir, redactEmails: true, timezone: 'UTC' } });
+    const service = await openMemory({
+      config: {
+        dataDir: storeDir,
+        redactEmails: true,
+        timezone: 'UTC',
+        ...(options.embed ? { embed: options.embed } : {}),
+      },
+    });
     try {
-      const client = createLocalClient(createMethodTable(service));
+      // Without an embedding handle the method table recalls exactly as a store opened without one.
+      const client = createLocalClient(createMethodTable({ ...service, embedding: undefined }));
+      embedder = options.embed
+        ? createStoreEmbedder(service, (detail) => progress.detail(detail))
+        : undefined;
+      const vectors = embedder && {
+        client: createLocalClient(createMethodTable(service)),
+        drain: embedder.drain,
+      };
       progress.start(
         dataset.conversations.reduce((n, c) => n + c.queries.length, 0),
         module.name,
@@ -111,6 +160,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
           limit: RECALL_LIMIT,
           baseline: withBaseline,
           ingest,
+          ...(vectors ? { vectors } : {}),
           onQuery: () => progress.tick(conversation.owner),
         });
         records.push(...done);
@@ -123,17 +173,30 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
   }
   const runMs = performance.now() - runStarted;
 
-  const mnemo = summarizeSystem(scored(records, 'mnemo'));
-  const took = summarizeLatency(
-    records.flatMap((r) => (r.mnemo.took_ms !== undefined ? [r.mnemo.took_ms] : [])),
-  );
+  const mnemo = summarizeMnemo(records, 'mnemo');
+  const mnemoVectors = options.embed ? summarizeMnemo(records, 'mnemo_vectors') : undefined;
+  const embedding =
+    options.embed && embedder
+      ? summarizeEmbedding(
+          options.embed,
+          records.at(-1)?.embedding ?? { model: options.embed.model, dimensions: null },
+          embedder.totals(),
+          records.map((r) => (r.mnemo_vectors?.degraded ?? []).map((d) => d.code)),
+        )
+      : undefined;
   const baseline = withBaseline ? summarizeSystem(scored(records, 'baseline')) : undefined;
   const apart = [...new Set(records.filter((r) => !r.in_overall).map((r) => r.group))].sort();
   const metrics: EvalMetrics = {
     dataset: module.name,
     data: { file: basename(dataFile), sha256: createHash('sha256').update(raw).digest('hex') },
     created_at: new Date().toISOString(),
-    options: { ks, subset: options.subset ?? null, baseline: withBaseline, recall_limit: RECALL_LIMIT },
+    options: {
+      ks,
+      subset: options.subset ?? null,
+      baseline: withBaseline,
+      embed: options.embed !== undefined,
+      recall_limit: RECALL_LIMIT,
+    },
     families: module.families,
     group_label: module.groupLabel,
     apart,
@@ -151,10 +214,12 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
     ingest: { accepted: ingest.accepted, duplicates: ingest.duplicates, rejected: ingest.rejected.length },
     wall_ms: { total: 0, ingest_and_recall: Math.round(runMs) },
     systems: {
-      mnemo: { ...mnemo, took_ms: { p50: took.p50, p95: took.p95 } },
+      mnemo,
+      ...(mnemoVectors ? { mnemo_vectors: mnemoVectors } : {}),
       ...(baseline ? { baseline } : {}),
     },
     ...(baseline ? { baseline_name: BASELINE_NAME, ratio: ratios(mnemo, baseline) } : {}),
+    ...(embedding && mnemoVectors ? { embedding, vectors_ratio: ratios(mnemoVectors, mnemo) } : {}),
   };
 
   const outDir = options.outDir ?? defaultOutDir(module.name);
@@ -186,6 +251,14 @@ export function summaryLine(metrics: EvalMetrics): string {
     `${metrics.dataset}: ${metrics.counts.queries} queries over ${metrics.counts.conversations} conversations in ${(metrics.wall_ms.total / 1000).toFixed(1)} s`,
     `mnemo ${family} ${at(metrics.systems.mnemo.overall.metrics).join(' ')}`,
   ];
+  const { mnemo_vectors: vectors } = metrics.systems;
+  const embedding = metrics.embedding;
+  if (vectors && embedding) {
+    parts.push(
+      `${VECTORS_NAME} (${embedding.model}, ${embedding.dimensions ?? '?'} dims) ${at(vectors.overall.metrics).join(' ')}` +
+        (embedding.degraded.queries > 0 ? ` (${embedding.degraded.queries} degraded)` : ''),
+    );
+  }
   if (metrics.systems.baseline)
     parts.push(`baseline ${at(metrics.systems.baseline.overall.metrics).join(' ')}`);
   const lat = metrics.systems.mnemo.latency_ms;

@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { isMemoryError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { evalCommand } from './commands/eval.js';
+import { evalCommand, type EvalCommandOptions } from './commands/eval.js';
 
 interface GlobalOptions {
   dataDir?: string;
@@ -141,11 +141,14 @@ export async function main(
       .option('--out <dir>', 'output directory (default eval-out/<dataset>-<timestamp>)')
       .option('--subset <n>', 'only the first N conversations or questions', positiveInt(1_000_000))
       .option('--baseline', 'also run the BM25 baseline', false)
-      .action(
-        async (opts: { data?: string; k: number[]; out?: string; subset?: number; baseline: boolean }) => {
-          exitCode = await evalCommand(dataset, opts, io);
-        },
-      );
+      .option(
+        '--embed',
+        'also measure the vector channel: embed each store with the MNEMO_EMBED_* model, ask with and without it',
+        false,
+      )
+      .action(async (opts: EvalCommandOptions) => {
+        exitCode = await evalCommand(dataset, opts, io);
+      });
   }
 
   try {

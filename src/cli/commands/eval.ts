@@ -1,5 +1,7 @@
 // `mnemo eval <dataset>`: runs the recall benchmark harness in eval/ and prints where the results went.
 import type { DatasetName } from '../../../eval/types.js';
+import { loadConfig } from '../../config.js';
+import { MemoryError } from '../../errors.js';
 
 export interface EvalCommandOptions {
   data?: string;
@@ -7,6 +9,21 @@ export interface EvalCommandOptions {
   out?: string;
   subset?: number;
   baseline: boolean;
+  embed: boolean;
+}
+
+const EMBED_MISSING =
+  '--embed measures the vector channel with a real embedding model: set MNEMO_EMBED_BASE_URL and ' +
+  'MNEMO_EMBED_MODEL (e.g. MNEMO_EMBED_BASE_URL=http://127.0.0.1:11434/v1 MNEMO_EMBED_MODEL=bge-m3)';
+
+/** The embedding settings as the server reads them; throws CONFIG_INVALID when they are missing or bad. */
+function embedConfig() {
+  const { embed } = loadConfig();
+  if (!embed)
+    throw new MemoryError('CONFIG_INVALID', EMBED_MISSING, {
+      issues: [{ path: 'embed', message: EMBED_MISSING }],
+    });
+  return embed;
 }
 
 export async function evalCommand(
@@ -14,6 +31,8 @@ export async function evalCommand(
   options: EvalCommandOptions,
   io: { out: NodeJS.WritableStream; err: NodeJS.WriteStream },
 ): Promise<number> {
+  // Before anything is read: a run without its model would measure BM25 alone.
+  const embed = options.embed ? embedConfig() : undefined;
   // Loaded on demand: the harness and its baseline library are only needed here.
   const { runEval } = await import('../../../eval/run.js');
   const { createProgress } = await import('../../../eval/progress.js');
@@ -21,6 +40,7 @@ export async function evalCommand(
     dataset,
     ks: options.k,
     baseline: options.baseline,
+    ...(embed ? { embed } : {}),
     progress: createProgress(io.err),
     ...(options.data !== undefined ? { dataFile: options.data } : {}),
     ...(options.out !== undefined ? { outDir: options.out } : {}),
