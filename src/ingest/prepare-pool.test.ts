@@ -9,7 +9,10 @@ import { createPreparePool } from './prepare-pool.js';
 const SALT = 'pool-test-salt';
 const ctx = { salt: SALT, redactor: createRedactor({ salt: SALT }) };
 const pools: Preparer[] = [];
-const pool = (size: number, extra: { entry?: URL; minEvents?: number; log?: Logger } = {}) => {
+const pool = (
+  size: number,
+  extra: { entry?: URL; minEvents?: number; minChars?: number; log?: Logger } = {},
+) => {
   const p = createPreparePool(ctx, { size, redactEmails: true, ...extra });
   pools.push(p);
   return p;
@@ -19,7 +22,7 @@ afterEach(async () => {
 });
 
 /** A call of every sort of event: English, Chinese, identifiers, secrets, meta, sessions, invalid items. */
-const mixedCall = (n: number): unknown[] =>
+const mixedCall = (n: number, repeat = 1): unknown[] =>
   Array.from({ length: n }, (_, i) => {
     if (i % 17 === 5) return { event_id: `bad-${i}`, kind: 'user_message', role: 'robot', at: 1, text: 'x' };
     if (i % 23 === 7) return 'not an event';
@@ -34,7 +37,7 @@ const mixedCall = (n: number): unknown[] =>
         `我们周三去看了${i}号房子，厨房很大`,
         `my key is sk-proj-${'a1B2c3D4'.repeat(4)}${i}`,
         `call me at 138 1234 ${String(5000 + i)}`,
-      ][i % 4],
+      ][i % 4]?.repeat(repeat),
       ...(i % 5 === 0 ? { meta: { note: `reach me at user${i}@example.com`, n: i } } : {}),
     };
   });
@@ -43,7 +46,7 @@ describe('prepare pool', () => {
   it('prepares exactly what the calling thread would, in input order, rejections included', async () => {
     const call = mixedCall(120);
     const inline = await inlinePreparer(ctx).prepare('o1', call);
-    const pooled = await pool(2, { minEvents: 1 }).prepare('o1', call);
+    const pooled = await pool(2, { minEvents: 1, minChars: 0 }).prepare('o1', call);
     expect(pooled).toEqual(inline);
     expect(inline.rejected.map((r) => r.message.slice(0, 10))).toContain('events[5].');
     expect(inline.rejected.length).toBeGreaterThan(5);
@@ -57,6 +60,7 @@ describe('prepare pool', () => {
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
     const crashing = pool(2, {
       entry: new URL('../../test/helpers/failing-worker.mjs', import.meta.url),
+      minChars: 0,
       log,
     });
     const call = mixedCall(80);
@@ -73,10 +77,20 @@ describe('prepare pool', () => {
     expect(await crashing.prepare('o1', call.slice(0, 3))).toEqual(
       await inlinePreparer(ctx).prepare('o1', call.slice(0, 3)),
     );
+    expect(crashing.counts()).toEqual({ pooled: 0, inline: 5 });
+  });
+
+  it('sends a call to the workers only when it holds enough events and text', async () => {
+    const p = pool(2);
+    await p.prepare('o1', mixedCall(10, 100)); // few events, much text
+    await p.prepare('o1', mixedCall(100)); // many events, little text
+    expect(p.counts()).toEqual({ pooled: 0, inline: 2 });
+    await p.prepare('o1', mixedCall(64, 10));
+    expect(p.counts()).toEqual({ pooled: 1, inline: 2 });
   });
 
   it('prepares inline once closed', async () => {
-    const p = pool(1, { minEvents: 1 });
+    const p = pool(1, { minEvents: 1, minChars: 0 });
     const call = mixedCall(10);
     await p.prepare('o1', call);
     await p.close();
@@ -101,7 +115,7 @@ describe('ingest through the pool', () => {
       return service;
     };
     const [inline, pooled] = [await open(0), await open(2)];
-    const call = mixedCall(200);
+    const call = mixedCall(200, 4);
     const results = [];
     for (const service of [inline, pooled]) {
       const deps = {
@@ -132,6 +146,9 @@ describe('ingest through the pool', () => {
       });
     }
     expect(results[1]).toEqual(results[0]);
+    // The pooled store really prepared on its workers (the call holds enough text), the other never did.
+    expect(pooled.preparer.counts().pooled).toBeGreaterThanOrEqual(1);
+    expect(inline.preparer.counts()).toMatchObject({ pooled: 0, inline: 2 });
     expect(results[0]?.first.accepted).toBeGreaterThan(150);
     expect(results[0]?.again).toMatchObject({ accepted: 0, duplicates: 53 });
     expect(results[0]?.again.rejected.map((r) => r.code)).toContain('EVENT_CONFLICT');

@@ -40,6 +40,8 @@ export interface PrepareOutcome {
 /** Something that prepares a call's events; the pool spreads them over worker threads. */
 export interface Preparer {
   prepare(owner: string, raw: readonly unknown[]): Promise<PrepareOutcome>;
+  /** Calls prepared on worker threads and on the calling thread so far. */
+  counts(): { pooled: number; inline: number };
   close(): Promise<void>;
 }
 
@@ -174,7 +176,14 @@ export async function prepareEvents(
 }
 
 /** Prepares on the calling thread. */
-export const inlinePreparer = (ctx: PrepareContext): Preparer => ({
-  prepare: (owner, raw) => prepareEvents(ctx, owner, raw),
-  close: async () => {},
-});
+export function inlinePreparer(ctx: PrepareContext): Preparer {
+  let calls = 0;
+  return {
+    prepare: (owner, raw) => {
+      calls++;
+      return prepareEvents(ctx, owner, raw);
+    },
+    counts: () => ({ pooled: 0, inline: calls }),
+    close: async () => {},
+  };
+}
