@@ -112,6 +112,44 @@ describe('mnemo serve', () => {
     expect(server.stdout()).toContain('mnemo stopped (SIGTERM)');
   });
 
+  it('prepares a large ingest on the built worker threads of a real server', async () => {
+    const dir = temp.make();
+    const env = { MNEMO_HOME: dir, MNEMO_OWNER: 'user:big', MNEMO_INGEST_WORKERS: '2' };
+    const server = await spawnServer(['--no-http', '--observer', 'external'], env);
+    try {
+      // 200 events of about 300 characters: far above the pool's thresholds, with a secret to redact.
+      const events = Array.from({ length: 200 }, (_, i) => ({
+        event_id: `big-${i}`,
+        session_id: `s${i % 7}`,
+        kind: 'user_message',
+        role: 'user',
+        at: 1_780_000_000_000 + i * 1000,
+        text:
+          `第${i}次提醒：发票 invoice_2026-${String(i).padStart(3, '0')}.pdf 要在周五前寄出。 `.repeat(5) +
+          (i === 42 ? 'token=sk-proj-Zx81Qm2Lp0Vb7Nw4Ty6Rc3Hd9Kf5Sa1G' : ''),
+      }));
+      const file = join(dir, 'big.jsonl');
+      writeFileSync(file, jsonl(events));
+      const ingest = await runCli(['ingest', file, '--json'], { env });
+      expect(JSON.parse(ingest.stdout)).toMatchObject({ accepted: 200, duplicates: 0, rejected: 0 });
+      const status = await runCli(['status', '--json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        server: 'running',
+        ingest_workers: 2,
+        ingest_calls: { pooled: 1, inline: 0 },
+      });
+      const recall = await runCli(['recall', 'invoice_2026-042.pdf', '--json'], { env });
+      const items = (JSON.parse(recall.stdout) as { items: Array<{ id: string; text: string }> }).items;
+      expect(items[0]?.id).toBe('big-42');
+      expect(items[0]?.text).toContain('[redacted:');
+      expect(items[0]?.text).not.toContain('sk-proj-');
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).not.toContain('prepare worker failed');
+  });
+
   it('refuses a non-loopback HTTP address without MNEMO_HTTP_TOKEN', async () => {
     const dir = temp.make();
     const out = await runCli(['serve', '--http', '0.0.0.0:0'], {

@@ -40,6 +40,8 @@ const HealthResultSchema = z.object({
   data_dir: z.string(),
   /** Worker threads that prepare large ingest calls (0: the main thread does). */
   ingest_workers: z.number().int(),
+  /** Ingest calls prepared on the worker threads and on the main thread since the server started. */
+  ingest_calls: z.object({ pooled: z.number().int(), inline: z.number().int() }),
   /** Only with an embedding provider configured. */
   embedding: z
     .object({
@@ -112,6 +114,7 @@ export function createMethodTable(service: MemoryService): MethodTable {
         counts: await countEvents(db),
         data_dir: service.config.dataDir,
         ingest_workers: service.config.ingestWorkers ?? 0,
+        ingest_calls: service.preparer.counts(),
         ...(service.embedding ? { embedding: await service.embedding.status() } : {}),
       }),
     }),
