@@ -23,7 +23,6 @@ export {
 } from './query.js';
 export { MAX_NEIGHBOURS, type VectorHit } from './store.js';
 export {
-  backoffMs,
   createEmbeddingWorker,
   EMBED_WORKER_DEFAULTS,
   type EmbeddingWorker,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLru } from './query.js';
-import { backoffMs } from './worker.js';
+import { retryDelayMs } from '../observe/commit.js';
+import { EMBED_WORKER_DEFAULTS } from './worker.js';
 
 describe('createLru', () => {
   it('forgets the least recently used entry beyond its size', () => {
@@ -14,9 +15,10 @@ describe('createLru', () => {
   });
 });
 
-describe('backoffMs', () => {
+describe('embedding worker backoff', () => {
   it('starts at the base, doubles, and stops at the cap', () => {
-    expect([1, 2, 3, 7, 50].map((n) => backoffMs(n, 10_000, 600_000))).toEqual([
+    const { backoffBaseMs: retryBaseMs, backoffCapMs: retryCapMs } = EMBED_WORKER_DEFAULTS;
+    expect([1, 2, 3, 7, 50].map((n) => retryDelayMs(n, { retryBaseMs, retryCapMs }))).toEqual([
       10_000, 20_000, 40_000, 600_000, 600_000,
     ]);
   });

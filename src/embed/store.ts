@@ -1,5 +1,5 @@
 // Owns embedding_state, embedding_owners and the vec0 table vec_docs (created at run time, sqlite-vec loaded).
-import type { DocFilters, DocHit } from '../search/search.js';
+import type { DocFilters, DocHit, DocMeta } from '../search/search.js';
 import { filterSql } from '../search/search.js';
 import type { Queryable, SqlValue } from '../storage/driver.js';
 
@@ -14,14 +14,8 @@ export interface EmbeddingState {
 }
 
 /** A document of the index waiting for its vector. */
-export interface PendingDoc {
+export interface PendingDoc extends Omit<DocMeta, 'role'> {
   docId: number;
-  owner: string;
-  kind: string;
-  ref: string;
-  at: number;
-  sessionId: string | null;
-  taskId: string | null;
 }
 
 export interface VectorRow {

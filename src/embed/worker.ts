@@ -4,6 +4,7 @@ import { sleep, type Sleep, type TurnGate } from '../activity.js';
 import { isMemoryError } from '../errors.js';
 import { getEventsByIds } from '../ingest/store.js';
 import type { Logger } from '../log.js';
+import { retryDelayMs } from '../observe/commit.js';
 import { getMemoriesByIds } from '../observe/observe.js';
 import type { Driver, Queryable } from '../storage/driver.js';
 import type { EmbeddingProvider } from './provider.js';
@@ -61,10 +62,6 @@ export interface EmbeddingWorker {
   /** Aborts a running call and resolves when the loop has ended; nothing half-written remains. */
   stop(): Promise<void>;
 }
-
-/** Wait after the n-th failure in a row: base, doubling, capped. */
-export const backoffMs = (failures: number, baseMs: number, capMs: number): number =>
-  Math.min(capMs, baseMs * 2 ** Math.max(0, failures - 1));
 
 /** The text of each document (events and memories as stored, so redacted), cut to `limit` characters. */
 async function textsOf(
@@ -128,7 +125,7 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
       const code = isMemoryError(error) ? error.code : 'EMBEDDING_FAILED';
       const message = error instanceof Error ? error.message : String(error);
       const failures = await driver.transaction((tx) => recordFailure(tx, message, now()));
-      const retryInMs = backoffMs(failures, o.backoffBaseMs, o.backoffCapMs);
+      const retryInMs = retryDelayMs(failures, { retryBaseMs: o.backoffBaseMs, retryCapMs: o.backoffCapMs });
       log.warn({ code, reason: message, failures, retryInMs }, 'embedding failed; the batch will be retried');
       return { outcome: 'failed', code, message, failures, retryInMs };
     } finally {

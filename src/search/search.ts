@@ -5,6 +5,7 @@ export {
   indexFields,
   countDocs,
   termStats,
+  type DocMeta,
   type IndexDoc,
   type IndexRow,
   type TermStat,

@@ -1,5 +1,6 @@
 // `mnemo status`: is a server running, where is the data, how much is stored.
 import type { Config } from '../../config.js';
+import type { EmbeddingStatus } from '../../embed/embed.js';
 import { connect } from '../client.js';
 
 interface Health {
@@ -7,17 +8,10 @@ interface Health {
   schema_version: number;
   counts: { events: number; owners: number };
   data_dir: string;
-  embedding?: {
-    model: string;
-    dimensions: number | null;
-    embedded: number;
-    pending: number;
-    failures: number;
-    last_error: string | null;
-  };
+  embedding?: EmbeddingStatus;
 }
 
-function vectorsLine(e: NonNullable<Health['embedding']>): string {
+function vectorsLine(e: EmbeddingStatus): string {
   const dims = e.dimensions === null ? 'dimension not known yet' : `${e.dimensions} dimensions`;
   const failing = e.failures > 0 ? `; ${e.failures} failed call(s), last: ${e.last_error ?? '?'}` : '';
   return `vectors: ${e.embedded} embedded, ${e.pending} pending (${e.model}, ${dims})${failing}`;
