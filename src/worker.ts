@@ -1,5 +1,6 @@
 // Background loop: claim a batch → run the observer → commit or fail; stops cleanly before the store closes.
-import { sleep, type Sleep, type TurnGate } from './activity.js';
+import type { Sleep, TurnGate } from './activity.js';
+import { createBackgroundLoop } from './background.js';
 import type { Config } from './config.js';
 import { isMemoryError } from './errors.js';
 import { createOpenAiProvider } from './llm/llm.js';
@@ -38,22 +39,25 @@ const usageOf = (error: unknown): Usage | undefined =>
 export function createWorker(options: WorkerOptions): Worker {
   const { observation, observer, log } = options;
   const idleMs = options.idleMs ?? 1_000;
-  const pause = options.sleep ?? sleep;
-  const stopped = new AbortController();
-  let stopping = false;
-  let running: Promise<void> | undefined;
-  let inFlight: AbortController | undefined;
+  const loop = createBackgroundLoop({
+    name: 'observation worker',
+    log,
+    step: async () => ((await step()) === 'idle' ? idleMs : 0),
+    errorPauseMs: idleMs,
+    ...(options.gate ? { gate: options.gate } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
 
   async function step(): Promise<StepOutcome> {
     const batch = await observation.claim(options.leaseMs === undefined ? {} : { lease_ms: options.leaseMs });
     if (!batch) return 'idle';
     const ids = { batch_id: batch.batch_id, token: batch.token };
-    const controller = (inFlight = new AbortController());
+    const call = loop.call();
     let output;
     try {
-      output = await observer.propose(batch, controller.signal);
+      output = await observer.propose(batch, call.signal);
     } catch (error) {
-      if (controller.signal.aborted) {
+      if (call.signal.aborted) {
         await observation.release(batch.batch_id, batch.token, usageOf(error));
         return 'released';
       }
@@ -63,7 +67,7 @@ export function createWorker(options: WorkerOptions): Worker {
       await observation.fail({ ...ids, code, reason, usage: usageOf(error) });
       return 'failed';
     } finally {
-      inFlight = undefined;
+      call.done();
     }
     try {
       const receipt = await observation.commit({ ...ids, proposal: output.proposal, usage: output.usage });
@@ -85,32 +89,7 @@ export function createWorker(options: WorkerOptions): Worker {
     }
   }
 
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      await options.gate?.waitTurn(stopped.signal);
-      if (stopping) break;
-      let outcome: StepOutcome = 'idle';
-      try {
-        outcome = await step();
-      } catch (error) {
-        log.error({ err: error }, 'observation worker step failed');
-      }
-      if (outcome === 'idle' && !stopping) await pause(idleMs, stopped.signal);
-    }
-  }
-
-  return {
-    start() {
-      running ??= loop();
-    },
-    step,
-    async stop() {
-      stopping = true;
-      inFlight?.abort(new Error('worker stopping'));
-      stopped.abort();
-      await running;
-    },
-  };
+  return { start: loop.start, step, stop: loop.stop };
 }
 
 /** mnemo's own worker: the model observer when a model is configured, the heuristic observer otherwise. */

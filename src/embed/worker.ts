@@ -1,6 +1,7 @@
 // The embedding worker: vectors for documents of the index, in batches, off the ingest path. Its cursor
 // lives in the store, so a restart goes on where it stopped; failures back off and are kept.
-import { sleep, type Sleep, type TurnGate } from '../activity.js';
+import type { Sleep, TurnGate } from '../activity.js';
+import { createBackgroundLoop } from '../background.js';
 import { isMemoryError } from '../errors.js';
 import { getEventsByIds } from '../ingest/store.js';
 import type { Logger } from '../log.js';
@@ -91,11 +92,17 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
   const o = { ...EMBED_WORKER_DEFAULTS, ...options };
   const { driver, provider, log } = o;
   const now = o.now ?? Date.now;
-  const pause = o.sleep ?? sleep;
-  const stopped = new AbortController();
-  let stopping = false;
-  let running: Promise<void> | undefined;
-  let inFlight: AbortController | undefined;
+  const loop = createBackgroundLoop({
+    name: 'embedding worker',
+    log,
+    step: async () => {
+      const step = await runOnce();
+      return step.outcome === 'idle' ? o.idleMs : step.outcome === 'failed' ? step.retryInMs : 0;
+    },
+    errorPauseMs: o.backoffBaseMs,
+    ...(o.gate ? { gate: o.gate } : {}),
+    ...(o.sleep ? { sleep: o.sleep } : {}),
+  });
 
   async function runOnce(): Promise<EmbedStep> {
     const state = await readState(driver);
@@ -113,15 +120,15 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
     const texts = await textsOf(driver, docs, o.textLimit);
     const embeddable = docs.filter((d) => texts.has(d.docId));
 
-    const controller = (inFlight = new AbortController());
+    const call = loop.call();
     let vectors: Float32Array[] = [];
     try {
       if (embeddable.length > 0) {
         const input = embeddable.map((d) => texts.get(d.docId) ?? '');
-        vectors = (await provider.embed(input, { signal: controller.signal })).vectors;
+        vectors = (await provider.embed(input, { signal: call.signal })).vectors;
       }
     } catch (error) {
-      if (controller.signal.aborted) return { outcome: 'stopped' };
+      if (call.signal.aborted) return { outcome: 'stopped' };
       const code = isMemoryError(error) ? error.code : 'EMBEDDING_FAILED';
       const message = error instanceof Error ? error.message : String(error);
       const failures = await driver.transaction((tx) => recordFailure(tx, message, now()));
@@ -129,7 +136,7 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
       log.warn({ code, reason: message, failures, retryInMs }, 'embedding failed; the batch will be retried');
       return { outcome: 'failed', code, message, failures, retryInMs };
     } finally {
-      inFlight = undefined;
+      call.done();
     }
 
     const dimension = vectors[0]?.length;
@@ -161,39 +168,5 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
     return { outcome: 'embedded', docs: docs.length, vectors: rows.length };
   }
 
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      await o.gate?.waitTurn(stopped.signal);
-      if (stopping) break;
-      let step: EmbedStep;
-      try {
-        step = await runOnce();
-      } catch (error) {
-        log.error({ err: error }, 'embedding worker step failed');
-        step = {
-          outcome: 'failed',
-          code: 'INTERNAL',
-          message: String(error),
-          failures: 1,
-          retryInMs: o.backoffBaseMs,
-        };
-      }
-      if (stopping) break;
-      if (step.outcome === 'idle') await pause(o.idleMs, stopped.signal);
-      else if (step.outcome === 'failed') await pause(step.retryInMs, stopped.signal);
-    }
-  }
-
-  return {
-    start() {
-      running ??= loop();
-    },
-    runOnce,
-    async stop() {
-      stopping = true;
-      inFlight?.abort(new Error('embedding worker stopping'));
-      stopped.abort();
-      await running;
-    },
-  };
+  return { start: loop.start, runOnce, stop: loop.stop };
 }
