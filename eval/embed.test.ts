@@ -1,35 +1,24 @@
 // `--embed` end to end: the real store and embedding worker against the scripted embedding server over
 // real HTTP on 127.0.0.1, on the hand-made fixtures (not real data, not a real model).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { runMain } from '../test/helpers/process.js';
 import type { EmbedConfig } from '../src/embed/embed.js';
 import {
   startScriptedEmbeddings,
   type EmbeddingBody,
   type ScriptedEmbeddings,
 } from '../test/helpers/scripted-embeddings.js';
-import { dulemonFixture, locomoFixture } from './fixtures.js';
-import type { QueryRecord } from './run-conversation.js';
+import { dulemonFixture, locomoFixture, readRecords, writeData as writeFixture } from './fixtures.js';
 import { runEval } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-eval-embed-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const writeData = (name: string, text: string): string => {
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  return file;
-};
+const writeData = (name: string, text: string): string => writeFixture(dir, name, text);
 const locomoFile = writeData('locomo.json', JSON.stringify(locomoFixture));
-const readRecords = (file: string): QueryRecord[] =>
-  readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as QueryRecord);
 
 let embeddings: ScriptedEmbeddings;
 beforeEach(async () => {
@@ -200,16 +189,6 @@ describe('runEval --embed on the DuLeMon fixture', () => {
 });
 
 describe('mnemo eval --embed (CLI)', () => {
-  const run = async (args: string[]) => {
-    const out = new PassThrough();
-    const err = new PassThrough();
-    const chunks = { out: '', err: '' };
-    out.on('data', (c: Buffer) => (chunks.out += c.toString()));
-    err.on('data', (c: Buffer) => (chunks.err += c.toString()));
-    const io = { out, err } as unknown as { out: typeof process.stdout; err: typeof process.stderr };
-    const code = await main(['node', 'mnemo', ...args], io);
-    return { code, ...chunks };
-  };
   const stubEmbedEnv = (env: Record<string, string>) => {
     for (const name of ['MNEMO_EMBED_BASE_URL', 'MNEMO_EMBED_MODEL', 'MNEMO_EMBED_DIMENSIONS'])
       vi.stubEnv(name, env[name] ?? '');
@@ -219,16 +198,26 @@ describe('mnemo eval --embed (CLI)', () => {
     stubEmbedEnv({ MNEMO_EMBED_BASE_URL: embeddings.url, MNEMO_EMBED_MODEL: 'concepts' });
     vi.stubEnv('MNEMO_EMBED_TIMEOUT_MS', '30000');
     const out = join(dir, 'cli-embed');
-    const result = await run(['eval', 'locomo', '--data', locomoFile, '--out', out, '--k', '1,5', '--embed']);
+    const result = await runMain([
+      'eval',
+      'locomo',
+      '--data',
+      locomoFile,
+      '--out',
+      out,
+      '--k',
+      '1,5',
+      '--embed',
+    ]);
     expect(result.code).toBe(0);
-    expect(result.err).toMatch(/\| mnemo\+vectors \(concepts, 32 dims\) @1 [\d.]+ @5 [\d.]+ \|/);
+    expect(result.stderr).toMatch(/\| mnemo\+vectors \(concepts, 32 dims\) @1 [\d.]+ @5 [\d.]+ \|/);
     expect(embeddings.requests.length).toBeGreaterThan(0);
   });
 
   it('makes no embedding call without --embed, even with MNEMO_EMBED_* set', async () => {
     stubEmbedEnv({ MNEMO_EMBED_BASE_URL: embeddings.url, MNEMO_EMBED_MODEL: 'concepts' });
     const out = join(dir, 'cli-plain');
-    expect((await run(['eval', 'locomo', '--data', locomoFile, '--out', out])).code).toBe(0);
+    expect((await runMain(['eval', 'locomo', '--data', locomoFile, '--out', out])).code).toBe(0);
     expect(embeddings.requests).toHaveLength(0);
     expect(JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'))).not.toHaveProperty('embedding');
   });
@@ -236,18 +225,26 @@ describe('mnemo eval --embed (CLI)', () => {
   it('fails at once with CONFIG_INVALID naming the variables when the model is not configured', async () => {
     stubEmbedEnv({});
     const out = join(dir, 'cli-missing');
-    const missing = await run(['eval', 'locomo', '--data', join(dir, 'nope.json'), '--out', out, '--embed']);
+    const missing = await runMain([
+      'eval',
+      'locomo',
+      '--data',
+      join(dir, 'nope.json'),
+      '--out',
+      out,
+      '--embed',
+    ]);
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(
+    expect(missing.stderr).toMatch(
       /^mnemo: CONFIG_INVALID: --embed .*MNEMO_EMBED_BASE_URL and MNEMO_EMBED_MODEL/,
     );
-    expect(missing.err).not.toContain('ENOENT');
+    expect(missing.stderr).not.toContain('ENOENT');
     expect(existsSync(out)).toBe(false);
 
     stubEmbedEnv({ MNEMO_EMBED_BASE_URL: embeddings.url });
-    const half = await run(['eval', 'dulemon', '--data', locomoFile, '--out', out, '--embed']);
+    const half = await runMain(['eval', 'dulemon', '--data', locomoFile, '--out', out, '--embed']);
     expect(half.code).toBe(1);
-    expect(half.err).toContain('MNEMO_EMBED_MODEL is required with MNEMO_EMBED_BASE_URL');
+    expect(half.stderr).toContain('MNEMO_EMBED_MODEL is required with MNEMO_EMBED_BASE_URL');
     expect(embeddings.requests).toHaveLength(0);
   });
 
@@ -255,9 +252,9 @@ describe('mnemo eval --embed (CLI)', () => {
     stubEmbedEnv({ MNEMO_EMBED_BASE_URL: embeddings.url, MNEMO_EMBED_MODEL: 'concepts' });
     embeddings.push({ status: 400 });
     const out = join(dir, 'cli-failed');
-    const failed = await run(['eval', 'locomo', '--data', locomoFile, '--out', out, '--embed']);
+    const failed = await runMain(['eval', 'locomo', '--data', locomoFile, '--out', out, '--embed']);
     expect(failed.code).toBe(1);
-    expect(failed.err).toMatch(
+    expect(failed.stderr).toMatch(
       /^mnemo: EMBEDDING_FAILED: embedding conv-a failed, so the run stops: .*HTTP 400/,
     );
     expect(existsSync(out)).toBe(false);

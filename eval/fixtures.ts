@@ -1,4 +1,21 @@
 // Hand-made dataset fixtures in the published shapes, for the harness tests (not real data).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { QueryRecord } from './run-conversation.js';
+
+/** Writes a fixture file into `dir` and returns its path. */
+export const writeData = (dir: string, name: string, text: string): string => {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+/** The per-question lines a run wrote (questions.jsonl). */
+export const readRecords = (file: string): QueryRecord[] =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as QueryRecord);
 
 export const locomoFixture = [
   {

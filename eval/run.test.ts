@@ -1,27 +1,22 @@
 // End to end through the real store: hand-made fixtures in the published shapes, not real data.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.js';
-import { dulemonFixture, locomoFixture, longMemEvalFixture } from './fixtures.js';
-import type { QueryRecord } from './run-conversation.js';
+import { runMain } from '../test/helpers/process.js';
+import {
+  dulemonFixture,
+  locomoFixture,
+  longMemEvalFixture,
+  readRecords,
+  writeData as writeFixture,
+} from './fixtures.js';
 import { runEval } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-eval-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const writeData = (name: string, text: string): string => {
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  return file;
-};
-const readRecords = (file: string): QueryRecord[] =>
-  readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as QueryRecord);
+const writeData = (name: string, text: string): string => writeFixture(dir, name, text);
 
 describe('runEval on a 2-conversation LoCoMo fixture', async () => {
   const result = await runEval({
@@ -134,21 +129,10 @@ describe('runEval on LongMemEval and DuLeMon fixtures', () => {
 });
 
 describe('mnemo eval (CLI)', () => {
-  const run = async (args: string[]) => {
-    const out = new PassThrough();
-    const err = new PassThrough();
-    const chunks = { out: '', err: '' };
-    out.on('data', (c: Buffer) => (chunks.out += c.toString()));
-    err.on('data', (c: Buffer) => (chunks.err += c.toString()));
-    const io = { out, err } as unknown as { out: typeof process.stdout; err: typeof process.stderr };
-    const code = await main(['node', 'mnemo', ...args], io);
-    return { code, ...chunks };
-  };
-
   it('runs a dataset and prints where the results are', async () => {
     const data = writeData('cli-locomo.json', JSON.stringify(locomoFixture));
     const out = join(dir, 'cli-out');
-    const result = await run([
+    const result = await runMain([
       'eval',
       'locomo',
       '--data',
@@ -162,14 +146,21 @@ describe('mnemo eval (CLI)', () => {
       '--baseline',
     ]);
     expect(result.code).toBe(0);
-    expect(result.out).toContain(join(out, 'report.md'));
-    expect(result.err).toMatch(/^locomo: 3 queries over 1 conversations/);
+    expect(result.stdout).toContain(join(out, 'report.md'));
+    expect(result.stderr).toMatch(/^locomo: 3 queries over 1 conversations/);
   });
 
   it('rejects a bad --k and a missing file', async () => {
-    expect((await run(['eval', 'locomo', '--k', '0,5'])).code).not.toBe(0);
-    const missing = await run(['eval', 'dulemon', '--data', join(dir, 'nope.json'), '--out', join(dir, 'x')]);
+    expect((await runMain(['eval', 'locomo', '--k', '0,5'])).code).not.toBe(0);
+    const missing = await runMain([
+      'eval',
+      'dulemon',
+      '--data',
+      join(dir, 'nope.json'),
+      '--out',
+      join(dir, 'x'),
+    ]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toContain('ENOENT');
+    expect(missing.stderr).toContain('ENOENT');
   });
 });

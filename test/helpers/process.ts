@@ -1,6 +1,8 @@
-// Runs the real `mnemo` binary (the built bin/mnemo.js) as a child process.
+// Runs the real `mnemo` binary (the built bin/mnemo.js) as a child process, or the CLI's main in-process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/mnemo.js', import.meta.url));
 
@@ -70,4 +72,16 @@ export function runCli(
     child.stdin.end(options.input ?? '');
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs the CLI's `main` in this process with captured output (no child process, no build needed). */
+export async function runMain(args: string[]): Promise<CliResult> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const chunks = { stdout: '', stderr: '' };
+  out.on('data', (c: Buffer) => (chunks.stdout += c.toString()));
+  err.on('data', (c: Buffer) => (chunks.stderr += c.toString()));
+  const io = { out, err } as unknown as { out: typeof process.stdout; err: typeof process.stderr };
+  const code = await main(['node', 'mnemo', ...args], io);
+  return { code, ...chunks };
 }

@@ -1,8 +1,8 @@
 // A scripted OpenAI-compatible embedding server on 127.0.0.1 (a real HTTP server, port 0). By default it
 // answers deterministic "concept" vectors: words of one concept (car, automobile, 汽车) share a dimension,
 // so a paraphrase with no word in common is near only by vector.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { startScriptedServer, type BaseStep } from './scripted-server.js';
 
 export interface EmbeddingBody {
   model: string;
@@ -58,11 +58,7 @@ export function conceptVector(text: string, dimensions = DEFAULT_DIMENSIONS, mod
 }
 
 /** One scripted answer: raw status/body, a hang, or vectors (default: concept vectors). */
-export interface EmbedStep {
-  status?: number;
-  headers?: Record<string, string>;
-  raw?: string;
-  hang?: boolean;
+export interface EmbedStep extends BaseStep {
   /** Answer with vectors of this dimension whatever was asked. */
   dimensions?: number;
   /** Return the data items in reverse order (with their indexes). */
@@ -89,29 +85,22 @@ export interface ScriptedEmbeddings {
 
 export async function startScriptedEmbeddings(steps: EmbedScripted[] = []): Promise<ScriptedEmbeddings> {
   const queue = [...steps];
-  const sockets = new Set<Socket>();
-  const hanging = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as EmbeddingBody;
-      scripted.requests.push({ path: req.url ?? '', headers: req.headers, body });
-      if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
-        res.writeHead(404).end();
-        return;
-      }
+  const scripted: ScriptedEmbeddings = {
+    url: '',
+    requests: [],
+    inputs: () => scripted.requests.flatMap((r) => r.body.input ?? []),
+    push: (...more) => void queue.push(...more),
+    close: () => server.close(),
+  };
+  const server = await startScriptedServer<EmbeddingBody, EmbedStep>({
+    path: '/v1/embeddings',
+    record: (req, body) => void scripted.requests.push({ path: req.url ?? '', headers: req.headers, body }),
+    next(body) {
       const next = queue.shift();
-      const step = (typeof next === 'function' ? next(body) : next) ?? {};
-      if (step.hang) {
-        hanging.add(res);
-        return;
-      }
-      const headers = { 'content-type': 'application/json', ...step.headers };
-      if (step.raw !== undefined || (step.status !== undefined && step.status !== 200)) {
-        res.writeHead(step.status ?? 200, headers).end(step.raw ?? '{"error":"scripted"}');
-        return;
-      }
+      // An empty script answers concept vectors.
+      return (typeof next === 'function' ? next(body) : next) ?? {};
+    },
+    answer(body, step, res, headers) {
       const dims = step.dimensions ?? body.dimensions ?? DEFAULT_DIMENSIONS;
       const data = body.input.map((text, index) => ({
         object: 'embedding',
@@ -128,24 +117,8 @@ export async function startScriptedEmbeddings(steps: EmbedScripted[] = []): Prom
           usage: { prompt_tokens: tokens, total_tokens: tokens },
         }),
       );
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  const scripted: ScriptedEmbeddings = {
-    url: '',
-    requests: [],
-    inputs: () => scripted.requests.flatMap((r) => r.body.input ?? []),
-    push: (...more) => void queue.push(...more),
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  scripted.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  scripted.url = server.url;
   return scripted;
 }
