@@ -14,6 +14,9 @@ export const QUIET_MS = 250;
  */
 export const MAX_DEFER_MS = 5_000;
 
+/** The name the observation worker's gate reports its deferral under (`memory.observation.status`). */
+export const OBSERVATION_WORKER = 'observation';
+
 /** The methods that count as client writes. External observers' claim/commit/fail are background work. */
 export const CLIENT_WRITES: ReadonlySet<string> = new Set(['memory.events.ingest', 'timeline.append']);
 

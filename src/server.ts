@@ -1,5 +1,11 @@
 // A running mnemo: the service, its socket and HTTP faces and background workers, with graceful shutdown.
-import { createClientActivity, createTurnGate, trackClientWrites, type ClientActivity } from './activity.js';
+import {
+  createClientActivity,
+  createTurnGate,
+  OBSERVATION_WORKER,
+  trackClientWrites,
+  type ClientActivity,
+} from './activity.js';
 import type { Config } from './config.js';
 import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
@@ -21,20 +27,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const OBSERVATION = 'observation';
-
-/** `memory.observation.status` also tells whether mnemo's own worker defers to client writes right now. */
-function reportDeferral(table: MethodTable, activity: ClientActivity): MethodTable {
-  const status = table.get('memory.observation.status');
-  if (!status) return table;
-  const handler: typeof status.handler = async (params, ctx) => {
-    const result = (await status.handler(params, ctx)) as Record<string, unknown>;
-    const deferring = activity.deferring(OBSERVATION);
-    return deferring === undefined ? result : { ...result, deferring_to_clients: deferring };
-  };
-  return new Map([...table, [status.name, { ...status, handler }]]);
-}
-
 export async function startServer(
   config: Config,
   log: Logger,
@@ -42,7 +34,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const service = await openMemory({ config, log });
   const activity = createClientActivity();
-  const table = reportDeferral(trackClientWrites(createMethodTable(service), activity), activity);
+  const table = trackClientWrites(createMethodTable(service, { activity }), activity);
   const options: HandleOptions = {
     ...handleOptions,
     onError: (error, method) => {
@@ -85,7 +77,7 @@ export async function startServer(
     config.observer === 'external'
       ? null
       : createObservationWorker(service, config.model, {
-          gate: createTurnGate({ activity, name: OBSERVATION }),
+          gate: createTurnGate({ activity, name: OBSERVATION_WORKER }),
         });
   worker?.start();
   // invariant: the embedding worker runs only with a provider configured and stops before the store

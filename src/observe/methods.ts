@@ -17,6 +17,8 @@ export interface ObserveMethodDeps {
   driver: Driver;
   now(): number;
   observe?: Partial<ObserveOptions>;
+  /** Whether mnemo's own observation worker defers to client writes now; undefined when none runs. */
+  deferring?: () => boolean | undefined;
 }
 
 export function observeMethodDefs(service: ObserveMethodDeps): MethodDef[] {
@@ -53,7 +55,11 @@ export function observeMethodDefs(service: ObserveMethodDeps): MethodDef[] {
       summary: 'Observation queues, leases, failing batches with their last five failures, token usage.',
       params: StatusParamsSchema,
       result: StatusResultSchema,
-      handler: (p) => observation.status(p.owner),
+      handler: async (p) => {
+        const status = await observation.status(p.owner);
+        const deferring = service.deferring?.();
+        return deferring === undefined ? status : { ...status, deferring_to_clients: deferring };
+      },
     }),
   ];
 }

@@ -11,6 +11,7 @@ import {
   TimeSchema,
 } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
+import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
 import { observeMethodDefs } from '../observe/methods.js';
 import { recallMemory } from '../recall/recall.js';
 import {
@@ -92,8 +93,14 @@ const TimelineAppendResultSchema = z.object({
   duplicate: z.boolean(),
 });
 
-export function createMethodTable(service: MemoryService): MethodTable {
+export interface MethodTableOptions {
+  /** The server's client activity: observation status then tells whether its worker defers to clients. */
+  activity?: ClientActivity;
+}
+
+export function createMethodTable(service: MemoryService, options: MethodTableOptions = {}): MethodTable {
   const db = service.driver;
+  const { activity } = options;
   const ingestDeps = {
     driver: db,
     redactor: service.redactor,
@@ -221,7 +228,11 @@ export function createMethodTable(service: MemoryService): MethodTable {
       result: TimelineReadResultSchema,
       handler: (p) => readTimeline(db, p),
     }),
-    ...observeMethodDefs(service),
+    ...observeMethodDefs({
+      driver: db,
+      now: service.now,
+      ...(activity ? { deferring: () => activity.deferring(OBSERVATION_WORKER) } : {}),
+    }),
   ];
   return new Map(methods.map((m) => [m.name, m]));
 }
