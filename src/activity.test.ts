@@ -12,6 +12,7 @@ import {
   type TurnGate,
 } from './activity.js';
 import { defineMethod, type MethodTable } from './protocol/method.js';
+import { LOCAL_PRINCIPAL } from './protocol/principal.js';
 
 /** Lets every promise that is ready run (no I/O is involved, so this does not depend on machine speed). */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -146,12 +147,15 @@ describe('the turn gate / 后台让路', () => {
 });
 
 describe('trackClientWrites', () => {
+  const LOCAL = { transport: 'local' as const, principal: LOCAL_PRINCIPAL };
   const seen: Array<{ name: string; inFlight: number }> = [];
   const activity = createClientActivity({ now: () => 42 });
-  const method = (name: string, fail = false) =>
+  const method = (name: string, access: 'read' | 'write' | 'background', fail = false) =>
     defineMethod({
       name,
       summary: name,
+      access,
+      owner: 'none',
       params: z.object({}),
       result: z.object({}),
       handler: async () => {
@@ -161,23 +165,27 @@ describe('trackClientWrites', () => {
       },
     });
   const table: MethodTable = new Map(
-    [method('memory.events.ingest', true), method('timeline.append'), method('memory.recall')].map((m) => [
-      m.name,
-      m,
-    ]),
+    [
+      method('memory.events.ingest', 'write', true),
+      method('timeline.append', 'write'),
+      method('memory.recall', 'read'),
+      method('memory.observation.commit', 'background'),
+    ].map((m) => [m.name, m]),
   );
 
-  it('marks client writes while they run, even when they throw; reads are not marked', async () => {
+  it('marks client writes while they run, even when they throw; reads and background writes are not marked', async () => {
     const tracked = trackClientWrites(table, activity);
     let settled = 0;
     activity.onSettled(() => settled++);
-    await expect(tracked.get('memory.events.ingest')?.handler({}, { transport: 'local' })).rejects.toThrow();
-    await tracked.get('timeline.append')?.handler({}, { transport: 'local' });
-    await tracked.get('memory.recall')?.handler({}, { transport: 'local' });
+    await expect(tracked.get('memory.events.ingest')?.handler({}, LOCAL)).rejects.toThrow();
+    await tracked.get('timeline.append')?.handler({}, LOCAL);
+    await tracked.get('memory.recall')?.handler({}, LOCAL);
+    await tracked.get('memory.observation.commit')?.handler({}, LOCAL);
     expect(seen).toEqual([
       { name: 'memory.events.ingest', inFlight: 1 },
       { name: 'timeline.append', inFlight: 1 },
       { name: 'memory.recall', inFlight: 0 },
+      { name: 'memory.observation.commit', inFlight: 0 },
     ]);
     expect(settled).toBe(2);
     expect(activity.snapshot()).toEqual({ inFlight: 0, lastEndedAt: 42 });

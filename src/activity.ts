@@ -17,9 +17,6 @@ export const MAX_DEFER_MS = 5_000;
 /** The name the observation worker's gate reports its deferral under (`memory.observation.status`). */
 export const OBSERVATION_WORKER = 'observation';
 
-/** The methods that count as client writes. External observers' claim/commit/fail are background work. */
-export const CLIENT_WRITES: ReadonlySet<string> = new Set(['memory.events.ingest', 'timeline.append']);
-
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** Resolves after `ms`, or at once when `signal` aborts; never rejects. */
@@ -165,7 +162,7 @@ export function trackClientWrites(table: MethodTable, activity: ClientActivity):
   return new Map(
     [...table].map(([name, def]) => [
       name,
-      CLIENT_WRITES.has(name)
+      def.access === 'write'
         ? { ...def, handler: (params, ctx) => activity.track(() => def.handler(params, ctx)) }
         : def,
     ]),

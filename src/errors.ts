@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   IDLE_TIMEOUT: 'The connection was idle for too long.',
   TOO_MANY_CONNECTIONS: 'Too many concurrent connections.',
   UNAUTHORIZED: 'A valid bearer token is required.',
+  FORBIDDEN: 'This caller may not do that.',
+  UNSUPPORTED_MEDIA_TYPE: 'The request body must be application/json.',
   NOT_FOUND: 'Nothing with that id exists for this owner.',
   EVENT_INVALID: 'The event is not valid.',
   EVENT_CONFLICT: 'An event with this id exists with different content.',
@@ -21,6 +23,8 @@ export const ERROR_CODES = {
   HTTP_TOKEN_REQUIRED: 'Binding a non-loopback address requires MNEMO_HTTP_TOKEN.',
   CONFIG_INVALID: 'The configuration is not valid.',
   SHUTTING_DOWN: 'The server is shutting down.',
+  STORAGE_UNAVAILABLE:
+    'The store cannot be written or read right now (disk full, read-only or locked); retry later.',
   SERVER_UNAVAILABLE: 'No mnemo server answered.',
   MODEL_ERROR: 'The model provider failed.',
   MODEL_TIMEOUT: 'The model did not answer in time.',

@@ -101,3 +101,41 @@ export interface StoredEvent {
   meta: Record<string, unknown> | null;
   redacted: boolean;
 }
+
+export const TimelineAppendParamsSchema = z.object({
+  owner: OwnerSchema,
+  id: IdSchema,
+  kind: z.enum(EVENT_KINDS),
+  role: z.enum(EVENT_ROLES).optional(),
+  at: TimeSchema.optional(),
+  text: z.string().max(MAX_EVENT_TEXT, `text is at most ${MAX_EVENT_TEXT} characters`),
+  source: z
+    .strictObject({
+      source: z.string().max(200).optional(),
+      session_id: z.string().max(200).optional(),
+      task_id: z.string().max(200).optional(),
+      file: z.string().max(1000).optional(),
+      url: z.string().max(2000).optional(),
+    })
+    .optional(),
+});
+
+export const TimelineAppendResultSchema = z.object({
+  id: z.string(),
+  seq: z.number().int().nullable(),
+  duplicate: z.boolean(),
+});
+
+/** The role an appended event gets when it names none. */
+export const ROLE_OF_KIND: Record<(typeof EVENT_KINDS)[number], (typeof EVENT_ROLES)[number]> = {
+  user_message: 'user',
+  agent_reply: 'agent',
+  tool_result: 'tool',
+  task_started: 'system',
+  task_result: 'system',
+  task_failed: 'system',
+  task_blocked: 'system',
+  needs_input: 'system',
+  schedule_run: 'system',
+  note: 'system',
+};

@@ -17,14 +17,18 @@ export const retryDelayMs = (failures: number, policy: RetryPolicy): number =>
 
 type Held = { kind: 'held'; batch: BatchRow } | { kind: 'published'; receipt: Receipt };
 
+/** Whether the caller may act for an owner. */
+export type OwnerCheck = (owner: string) => boolean;
+const anyOwner: OwnerCheck = () => true;
+
 /**
  * The batch as seen by the holder of `token`.
  * invariant: only the current token may end a lease; a published batch answers its committing token with
  * the first receipt (test: "a retried commit with the same token returns the first receipt and publishes nothing new").
  */
-async function holdLease(db: Queryable, batchId: string, token: string): Promise<Held> {
+async function holdLease(db: Queryable, batchId: string, token: string, allowed: OwnerCheck): Promise<Held> {
   const batch = await getBatch(db, batchId);
-  if (!batch)
+  if (!batch || !allowed(batch.owner))
     throw new MemoryError('BATCH_NOT_FOUND', `no observation batch ${batchId}`, { batch_id: batchId });
   if (batch.state === 'published' && batch.lease_token === token && batch.receipt !== null) {
     return { kind: 'published', receipt: JSON.parse(batch.receipt) as Receipt };
@@ -70,15 +74,16 @@ const summarize = (issues: readonly ProposalIssue[]): string =>
 export async function commitBatch(
   deps: EndLeaseDeps,
   params: { batch_id: string; token: string; proposal: unknown; usage?: Usage | undefined },
+  allowed: OwnerCheck = anyOwner,
 ): Promise<Receipt> {
-  const first = await holdLease(deps.driver, params.batch_id, params.token);
+  const first = await holdLease(deps.driver, params.batch_id, params.token, allowed);
   if (first.kind === 'published') return first.receipt;
   const items = await batchItems(deps.driver, params.batch_id);
   const checked = validateProposal(items, params.proposal);
   const now = deps.now();
   if (!checked.ok) {
     const nextAttemptAt = await deps.driver.transaction(async (tx) => {
-      const held = await holdLease(tx, params.batch_id, params.token);
+      const held = await holdLease(tx, params.batch_id, params.token, allowed);
       if (held.kind === 'published') return null;
       const failure = { code: 'PROPOSAL_INVALID', reason: summarize(checked.issues), usage: params.usage };
       return recordFailure(tx, held.batch, failure, now, deps.policy);
@@ -96,7 +101,7 @@ export async function commitBatch(
   const owner = first.batch.owner;
   const prepared = prepareMemories(owner, params.batch_id, items, checked.value.memories, now);
   return deps.driver.transaction(async (tx) => {
-    const held = await holdLease(tx, params.batch_id, params.token);
+    const held = await holdLease(tx, params.batch_id, params.token, allowed);
     if (held.kind === 'published') return held.receipt;
     return writePublication(
       tx,
@@ -118,10 +123,11 @@ export async function failBatch(
     code?: string | undefined;
     usage?: Usage | undefined;
   },
+  allowed: OwnerCheck = anyOwner,
 ): Promise<{ batch_id: string; failures: number; next_retry_at: string }> {
   const now = deps.now();
   return deps.driver.transaction(async (tx) => {
-    const held = await holdLease(tx, params.batch_id, params.token);
+    const held = await holdLease(tx, params.batch_id, params.token, allowed);
     if (held.kind === 'published') {
       throw new MemoryError('LEASE_LOST', `batch ${params.batch_id} is already published`, {
         batch_id: params.batch_id,

@@ -1,7 +1,7 @@
 // Observe: events → batches → leased proposals → validated, atomically published memories.
 import type { Driver } from '../storage/driver.js';
 import { claimNext, closeReadyBatches, describeClaim } from './claim.js';
-import { commitBatch, failBatch, releaseBatch, type RetryPolicy } from './commit.js';
+import { commitBatch, failBatch, releaseBatch, type OwnerCheck, type RetryPolicy } from './commit.js';
 import type { ClaimedBatch, ClaimParams, ObservationStatus, Receipt, Usage } from './schema.js';
 import type { SelectLimits } from './select.js';
 import { observationStatus } from './status.js';
@@ -45,19 +45,21 @@ export interface ObservationDeps {
 export interface Observation {
   /** Closes ready batches, then leases the one waiting longest; null when none is claimable. */
   claim(params?: ClaimParams): Promise<ClaimedBatch | null>;
-  commit(params: {
-    batch_id: string;
-    token: string;
-    proposal: unknown;
-    usage?: Usage | undefined;
-  }): Promise<Receipt>;
-  fail(params: {
-    batch_id: string;
-    token: string;
-    reason: string;
-    code?: string | undefined;
-    usage?: Usage | undefined;
-  }): Promise<{ batch_id: string; failures: number; next_retry_at: string }>;
+  /** `allowed`: whether the caller may act for the batch's owner; otherwise the batch is not found. */
+  commit(
+    params: { batch_id: string; token: string; proposal: unknown; usage?: Usage | undefined },
+    allowed?: OwnerCheck,
+  ): Promise<Receipt>;
+  fail(
+    params: {
+      batch_id: string;
+      token: string;
+      reason: string;
+      code?: string | undefined;
+      usage?: Usage | undefined;
+    },
+    allowed?: OwnerCheck,
+  ): Promise<{ batch_id: string; failures: number; next_retry_at: string }>;
   release(batchId: string, token: string, usage?: Usage): Promise<boolean>;
   status(owner?: string): Promise<ObservationStatus>;
 }
@@ -74,8 +76,8 @@ export function createObservation(deps: ObservationDeps): Observation {
       });
       return lease ? describeClaim(deps.driver, lease) : null;
     },
-    commit: (params) => commitBatch(endDeps, params),
-    fail: (params) => failBatch(endDeps, params),
+    commit: (params, allowed) => commitBatch(endDeps, params, allowed),
+    fail: (params, allowed) => failBatch(endDeps, params, allowed),
     release: (batchId, token, usage) => releaseBatch(endDeps, batchId, token, usage),
     status: (owner) => observationStatus(deps.driver, deps.now(), owner),
   };

@@ -1,6 +1,7 @@
 // Request envelopes shared by every transport: {id, method, params} → {id, ok, result | error}.
 import { MemoryError } from '../errors.js';
 import type { CallContext, MethodTable } from './method.js';
+import { assertOwner } from './principal.js';
 import { toWireError, zodIssues, type WireError } from './wire-errors.js';
 
 export type RequestId = string | number | null;
@@ -69,6 +70,9 @@ export async function handleEnvelope(
     return errorResponse(id, new MemoryError('INVALID_PARAMS', message, { issues }));
   }
   try {
+    if (def.owner === 'param' || def.owner === 'optional') {
+      assertOwner(ctx.principal, (parsed.data as { owner?: string }).owner);
+    }
     const result = await def.handler(parsed.data, ctx);
     if (options.checkResults) {
       const checked = def.result.safeParse(result);

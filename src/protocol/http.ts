@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { errorResponse, handleEnvelope, type HandleOptions, type RpcResponse } from './envelope.js';
 import { parseJson } from './jsonl.js';
 import type { CallContext, MethodTable } from './method.js';
+import { LOCAL_PRINCIPAL } from './principal.js';
 import { httpStatusOf } from './wire-errors.js';
 
 export interface HttpAppOptions {
@@ -35,7 +36,7 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-const CONTEXT: CallContext = { transport: 'http' };
+const CONTEXT: CallContext = { transport: 'http', principal: LOCAL_PRINCIPAL };
 const CLOSE_GRACE_MS = 10_000;
 
 const send = (c: Context, response: RpcResponse): Response =>

@@ -126,6 +126,8 @@ describe('socket server: requests', () => {
     table.set('bigint', {
       name: 'bigint',
       summary: 'returns what JSON cannot hold',
+      access: 'read',
+      owner: 'none',
       params: z.object({}),
       result: z.unknown(),
       handler: async () => ({ n: 1n }),

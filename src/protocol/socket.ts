@@ -13,6 +13,7 @@ import {
 } from './envelope.js';
 import { createLineReader, encodeLine, parseJson } from './jsonl.js';
 import type { CallContext, MethodTable } from './method.js';
+import { LOCAL_PRINCIPAL } from './principal.js';
 
 export interface SocketServerOptions {
   path: string;
@@ -36,7 +37,7 @@ export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
 const MAX_IN_FLIGHT = 64;
 const CLOSE_GRACE_MS = 10_000;
 const PROBE_TIMEOUT_MS = 1_000;
-const CONTEXT: CallContext = { transport: 'socket' };
+const CONTEXT: CallContext = { transport: 'socket', principal: LOCAL_PRINCIPAL };
 
 export type SocketProbe = { state: 'live' | 'stale' | 'absent' } | { state: 'unknown'; code: string };
 

@@ -38,6 +38,8 @@ export function createTestTable(gates: Gates = createGates()): MethodTable {
     defineMethod({
       name: 'echo',
       summary: 'returns its params',
+      access: 'read',
+      owner: 'param',
       params: z.object({ owner: z.string().min(1), text: z.string() }),
       result: z.object({ owner: z.string(), text: z.string() }),
       handler: async (params) => params,
@@ -45,6 +47,8 @@ export function createTestTable(gates: Gates = createGates()): MethodTable {
     defineMethod({
       name: 'slow',
       summary: 'waits until the test releases its key',
+      access: 'read',
+      owner: 'none',
       params: z.object({ key: z.string() }),
       result: z.object({ key: z.string() }),
       handler: async (params) => {
@@ -55,6 +59,8 @@ export function createTestTable(gates: Gates = createGates()): MethodTable {
     defineMethod({
       name: 'boom',
       summary: 'throws a plain error',
+      access: 'read',
+      owner: 'none',
       params: z.object({}),
       result: z.object({}),
       handler: async () => {
@@ -64,6 +70,8 @@ export function createTestTable(gates: Gates = createGates()): MethodTable {
     defineMethod({
       name: 'health',
       summary: 'liveness',
+      access: 'read',
+      owner: 'none',
       params: z.object({}),
       result: z.object({ status: z.literal('ok') }),
       handler: async () => ({ status: 'ok' as const }),

@@ -1,0 +1,167 @@
+// THE method catalog: every method's name, metadata, params and result schema, declared once. Clients,
+// the CLI and tests take their types from here; methods.ts binds the handlers.
+import { z } from 'zod';
+import {
+  IngestParamsSchema,
+  IngestResultSchema,
+  TimelineAppendParamsSchema,
+  TimelineAppendResultSchema,
+} from '../ingest/schema.js';
+import {
+  ClaimParamsSchema,
+  ClaimResultSchema,
+  CommitParamsSchema,
+  CommitResultSchema,
+  FailParamsSchema,
+  FailResultSchema,
+  StatusParamsSchema,
+  StatusResultSchema,
+} from '../observe/schema.js';
+import {
+  EvidenceParamsSchema,
+  EvidenceResultSchema,
+  RecallParamsSchema,
+  RecallResultSchema,
+} from '../recall/schema.js';
+import {
+  TimelineQueryParamsSchema,
+  TimelineQueryResultSchema,
+  TimelineReadParamsSchema,
+  TimelineReadResultSchema,
+} from '../recall/timeline.js';
+import { spec, type Handler, type MethodDef, type MethodSpec, type MethodTable } from './method.js';
+
+export const HealthResultSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  schema_version: z.number().int(),
+  /** Only for principals allowed all owners: a scoped caller learns nothing of the others. */
+  counts: z.object({ events: z.number().int(), owners: z.number().int() }).optional(),
+  data_dir: z.string().optional(),
+  /** Worker threads that prepare large ingest calls (0: the main thread does). */
+  ingest_workers: z.number().int().optional(),
+  /** Ingest calls prepared on the worker threads and on the main thread since the server started. */
+  ingest_calls: z.object({ pooled: z.number().int(), inline: z.number().int() }).optional(),
+  /** Only with an embedding provider configured. */
+  embedding: z
+    .object({
+      model: z.string(),
+      dimensions: z.number().int().nullable(),
+      embedded: z.number().int(),
+      pending: z.number().int(),
+      failures: z.number().int(),
+      last_error: z.string().nullable(),
+    })
+    .optional(),
+});
+
+export const METHODS = {
+  health: spec({
+    summary: 'Version, schema version and counts.',
+    params: z.object({}).loose(),
+    result: HealthResultSchema,
+    access: 'read',
+    owner: 'none',
+    mcp: 'status',
+  }),
+  'memory.events.ingest': spec({
+    summary: 'Store up to 1,000 events for one owner; valid events are kept even when others are rejected.',
+    params: IngestParamsSchema,
+    result: IngestResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.recall': spec({
+    summary: 'Find memory by words, ids, time or task; channels fused by reciprocal rank fusion.',
+    params: RecallParamsSchema,
+    result: RecallResultSchema,
+    access: 'read',
+    owner: 'param',
+    mcp: 'recall',
+  }),
+  'memory.evidence.get': spec({
+    summary: 'The stored (redacted) events behind source refs.',
+    params: EvidenceParamsSchema,
+    result: EvidenceResultSchema,
+    access: 'read',
+    owner: 'param',
+    mcp: 'get',
+  }),
+  'timeline.append': spec({
+    summary: 'Append one event (seed semantics: at defaults to now; a repeated id never overwrites).',
+    params: TimelineAppendParamsSchema,
+    result: TimelineAppendResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'timeline.query': spec({
+    summary: 'Index heads (≤ 50, ≤ 1,200 chars) by words, time and task; without a query, pages by sequence.',
+    params: TimelineQueryParamsSchema,
+    result: TimelineQueryResultSchema,
+    access: 'read',
+    owner: 'param',
+    mcp: 'timeline',
+  }),
+  'timeline.read': spec({
+    summary: 'A range of one event text: {id, offset, limit} → text and next_offset.',
+    params: TimelineReadParamsSchema,
+    result: TimelineReadResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'timeline.expand': spec({
+    summary: 'Alias of timeline.read.',
+    params: TimelineReadParamsSchema,
+    result: TimelineReadResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.observation.claim': spec({
+    summary:
+      'Lease the next ready observation batch (default 120 s) with a fresh token, or {batch_id: null}.',
+    params: ClaimParamsSchema,
+    result: ClaimResultSchema,
+    access: 'background',
+    owner: 'optional',
+  }),
+  'memory.observation.commit': spec({
+    summary: 'Validate a proposal and publish it atomically; a retried commit returns the first receipt.',
+    params: CommitParamsSchema,
+    result: CommitResultSchema,
+    access: 'background',
+    owner: 'resource',
+  }),
+  'memory.observation.fail': spec({
+    summary: 'Give a leased batch back as failed; it is retried with backoff and its failures are kept.',
+    params: FailParamsSchema,
+    result: FailResultSchema,
+    access: 'background',
+    owner: 'resource',
+  }),
+  'memory.observation.status': spec({
+    summary: 'Observation queues, leases, failing batches with their last five failures, token usage.',
+    params: StatusParamsSchema,
+    result: StatusResultSchema,
+    access: 'read',
+    owner: 'optional',
+  }),
+} as const satisfies Record<string, MethodSpec>;
+
+export type Methods = typeof METHODS;
+export type MethodName = keyof Methods;
+/** What a caller sends (defaults may be left out). */
+export type MethodParams<M extends MethodName> = z.input<Methods[M]['params']>;
+/** What a caller gets back. */
+export type MethodResult<M extends MethodName> = z.output<Methods[M]['result']>;
+
+export type Handlers<N extends MethodName> = { [K in N]: Handler<Methods[K]> };
+
+/** The table of every method with its handler; a method without a handler does not compile. */
+export function bindMethods(handlers: Handlers<MethodName>): MethodTable {
+  const table = new Map<string, MethodDef>();
+  for (const name of Object.keys(METHODS) as MethodName[]) {
+    const def = METHODS[name] as MethodSpec;
+    table.set(name, { ...def, name, handler: handlers[name] as MethodDef['handler'] });
+  }
+  return table;
+}
