@@ -12,6 +12,7 @@ import { migrate, type MigrationResult } from './storage/migrate.js';
 import { openSqlite } from './storage/sqlite.js';
 import { createRedactor, type Redactor } from './text/redact.js';
 import { silentLogger, type Logger } from './log.js';
+import { rebuildIndex, rebuildPending } from './reindex.js';
 
 export interface MemoryServiceOptions {
   config: Pick<Config, 'dataDir' | 'redactEmails'> & Partial<Config>;
@@ -52,9 +53,17 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
   const databasePath = options.databasePath ?? databaseFile(options.config.dataDir);
   if (databasePath !== ':memory:') mkdirSync(options.config.dataDir, { recursive: true, mode: 0o700 });
   const driver = openSqlite({ path: databasePath, vectors: options.config.embed !== undefined });
+  const log = options.log ?? silentLogger();
   let migration: MigrationResult;
   try {
     migration = await migrate(driver);
+    if (await rebuildPending(driver)) {
+      log.info('rebuilding the search index after an upgrade');
+      const done = await rebuildIndex(driver, (p) => {
+        if (p.done % 50_000 < 500 || p.done === p.total) log.info(p, 'rebuilding the search index');
+      });
+      log.info(done, 'search index rebuilt');
+    }
   } catch (error) {
     await driver.close();
     throw error;
@@ -62,7 +71,6 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
   const salt = await storeSalt(driver);
   const redactor = createRedactor({ emails: options.config.redactEmails, salt });
   const now = options.now ?? Date.now;
-  const log = options.log ?? silentLogger();
   const prepareContext = { redactor, salt };
   const preparer =
     (options.config.ingestWorkers ?? 0) > 0

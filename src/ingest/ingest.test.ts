@@ -3,6 +3,7 @@ import { openMemory, type MemoryService } from '../service.js';
 import { tokenize } from '../text/tokenize.js';
 import { CONTEXT_TOKENS, ingestEvents, type IngestDeps } from './ingest.js';
 import { getEventsByIds } from './store.js';
+import { matchRefs } from '../../test/helpers/index-match.js';
 
 let service: MemoryService;
 let deps: IngestDeps;
@@ -51,16 +52,24 @@ describe('ingestEvents', () => {
     expect(out.rejected.map((r) => [r.event_id, r.code])).toEqual([['a', 'EVENT_CONFLICT']]);
   });
 
-  it('keeps each owner’s document count and doc id bounds across calls', async () => {
+  it('keeps each owner’s number, document count and ordinals across calls', async () => {
     await ingestEvents(deps, 'o1', [ev('a', 'one'), ev('b', 'two')]);
     await ingestEvents(deps, 'o2', [ev('a', 'other owner')]);
     await ingestEvents(deps, 'o1', [ev('c', 'three'), ev('a', 'one')]);
     const rows = await service.driver.query(
-      'SELECT owner, docs, first_doc AS first, last_doc AS last FROM search_owners ORDER BY owner',
+      'SELECT owner, owner_key AS key, docs, tokens, last_ord AS ord FROM search_owners ORDER BY owner',
     );
     expect(rows).toEqual([
-      { owner: 'o1', docs: 3, first: 1, last: 4 },
-      { owner: 'o2', docs: 1, first: 3, last: 3 },
+      { owner: 'o1', key: 1, docs: 3, tokens: 3, ord: 3 },
+      { owner: 'o2', key: 2, docs: 1, tokens: 2, ord: 1 },
+    ]);
+    const ords = await service.driver.query(
+      `SELECT ref, ord FROM search_docs WHERE owner = 'o1' ORDER BY ord`,
+    );
+    expect(ords).toEqual([
+      { ref: 'a', ord: 1 },
+      { ref: 'b', ord: 2 },
+      { ref: 'c', ord: 3 },
     ]);
   });
 
@@ -118,10 +127,8 @@ describe('ingestEvents', () => {
 
   it('does not index the redacted secret', async () => {
     await ingestEvents(deps, 'o1', [ev('p', 'call me at 13912345678 tomorrow')]);
-    const hits = await service.driver.query(
-      `SELECT rowid FROM search_fts WHERE search_fts MATCH '"13912345678"'`,
-    );
-    expect(hits).toEqual([]);
+    expect(await matchRefs(service.driver, 'o1', '13912345678')).toEqual([]);
+    expect(await matchRefs(service.driver, 'o1', 'tomorrow')).toEqual(['p']);
   });
 
   it('indexes the end of the previous turn of the same session as context, from the batch or the store', async () => {
@@ -135,14 +142,8 @@ describe('ingestEvents', () => {
       ev('b', 'Bailey sleeps all day', { session_id: 's1' }),
       ev('m', 'Nor here'),
     ]);
-    const inContext = async (word: string) => {
-      const rows = await service.driver.query<{ ref: string }>(
-        `SELECT d.ref FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
-          WHERE search_fts MATCH ? ORDER BY d.ref`,
-        [`context : "${tokenize(word)[0] ?? ''}"`],
-      );
-      return rows.map((r) => r.ref);
-    };
+    const inContext = async (word: string) =>
+      (await matchRefs(service.driver, 'o1', tokenize(word)[0] ?? '', 'context')).sort();
     expect(await inContext('pets')).toEqual(['a']);
     expect(await inContext('cat')).toEqual(['b']);
     expect(await inContext('taxes')).toEqual([]);
@@ -162,12 +163,7 @@ describe('ingestEvents', () => {
       ev('p', `alpha ${long}`, { session_id: 's' }),
       ev('r', 'reply', { session_id: 's' }),
     ]);
-    const count = async (word: string) =>
-      (
-        await service.driver.query(`SELECT rowid FROM search_fts WHERE search_fts MATCH ?`, [
-          `context : "${word}"`,
-        ])
-      ).length;
+    const count = async (word: string) => (await matchRefs(service.driver, 'o1', word, 'context')).length;
     expect(await count('omega')).toBe(1);
     expect(await count('filler')).toBe(1);
     expect(await count('alpha')).toBe(0);

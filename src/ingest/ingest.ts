@@ -1,7 +1,7 @@
 // Ingest: prepare (validate, redact, hash, tokenize; on worker threads for large calls), then store
 // events and index them in one transaction.
 import type { Driver, Queryable } from '../storage/driver.js';
-import { indexRows, type IndexRow } from '../search/search.js';
+import { indexRows, withContext, type IndexRow } from '../search/search.js';
 import type { Redactor } from '../text/redact.js';
 import { tokenize } from '../text/tokenize.js';
 import { contextOf, inlinePreparer, type PreparedEvent, type Preparer } from './prepare.js';
@@ -31,7 +31,7 @@ function addBatchContext(prepared: readonly PreparedEvent[]): PreparedEvent[] {
     const session = p.row.session_id;
     if (session === null) continue;
     const before = last.get(session);
-    if (before) p.doc.fields.context = before.tail;
+    if (before) p.doc.fields = withContext(p.doc.fields, before.tail);
     else first.push(p);
     last.set(session, p);
   }
@@ -49,7 +49,7 @@ async function addStoredContext(
       'SELECT text FROM events WHERE owner = ? AND session_id = ? ORDER BY seq DESC LIMIT 1',
       [owner, p.row.session_id],
     );
-    if (row) p.doc.fields.context = contextOf(tokenize(row.text));
+    if (row) p.doc.fields = withContext(p.doc.fields, contextOf(tokenize(row.text)));
   }
 }
 

@@ -1,7 +1,7 @@
 // Preparing events for storage: validate, redact text and meta, hash, tokenize. Pure CPU work with no
 // store access, so it runs the same on the main thread and in the prepare workers (prepare-pool.ts).
 import { createHmac } from 'node:crypto';
-import { indexFields, type IndexRow } from '../search/search.js';
+import { indexFields, withContext, type IndexRow } from '../search/search.js';
 import type { Redactor, RedactResult } from '../text/redact.js';
 import { tokenize } from '../text/tokenize.js';
 import { zodIssues } from '../protocol/wire-errors.js';
@@ -128,17 +128,26 @@ async function prepareOne(
     redactions,
   };
   const tokens = tokenize(red.text);
-  const doc: IndexRow = {
-    owner,
+  return { row, doc: eventIndexRow(row, tokens), tail: contextOf(tokens) };
+}
+
+/** A stored event's index document; `context` is the tail of its session's previous turn. */
+export function eventIndexRow(
+  e: Pick<EventRow, 'owner' | 'event_id' | 'at' | 'session_id' | 'task_id' | 'role'>,
+  tokens: readonly string[],
+  context = '',
+): IndexRow {
+  const fields = indexFields(tokens);
+  return {
+    owner: e.owner,
     kind: 'event',
-    ref: event.event_id,
-    at: event.at,
-    sessionId: row.session_id,
-    taskId: row.task_id,
-    role: row.role,
-    fields: indexFields(tokens),
+    ref: e.event_id,
+    at: e.at,
+    sessionId: e.session_id,
+    taskId: e.task_id,
+    role: e.role,
+    fields: context === '' ? fields : withContext(fields, context),
   };
-  return { row, doc, tail: contextOf(tokens) };
 }
 
 /**

@@ -41,6 +41,35 @@ const commonOf = (values: ReadonlyArray<string | null>): string | null => {
   return values.every((v) => v === first) ? first : null;
 };
 
+/** A memory's index document: its text and structured parts in the body, its cues apart. */
+export function memoryIndexDoc(
+  row: Omit<MemoryRow, 'status' | 'fact_kind' | 'quotes' | 'batch_id' | 'publish_seq' | 'created_at'>,
+): IndexDoc {
+  const procedure = row.procedure
+    ? (JSON.parse(row.procedure) as { preconditions?: string[]; steps?: string[]; checks?: string[] })
+    : {};
+  const cues = row.cues ? (JSON.parse(row.cues) as string[]) : [];
+  const body = joinText([
+    row.text,
+    row.subject ?? undefined,
+    row.predicate ?? undefined,
+    row.object ?? undefined,
+    ...(procedure.preconditions ?? []),
+    ...(procedure.steps ?? []),
+    ...(procedure.checks ?? []),
+  ]);
+  return {
+    owner: row.owner,
+    kind: row.kind,
+    ref: row.memory_id,
+    at: row.at,
+    sessionId: row.session_id,
+    taskId: row.task_id,
+    body: tokenize(body),
+    cues: tokenize(cues.join('\n')),
+  };
+}
+
 /** Rows and index documents for the memories of a batch (pure but for fresh ids). */
 export function prepareMemories(
   owner: string,
@@ -75,25 +104,7 @@ export function prepareMemories(
       batch_id: batchId,
       created_at: now,
     };
-    const body = joinText([
-      m.text,
-      m.subject,
-      m.predicate,
-      m.object,
-      ...(m.preconditions ?? []),
-      ...(m.steps ?? []),
-      ...(m.checks ?? []),
-    ]);
-    const doc: IndexDoc = {
-      owner,
-      kind: m.kind,
-      ref: row.memory_id,
-      at: row.at,
-      sessionId: row.session_id,
-      taskId: row.task_id,
-      body: tokenize(body),
-      cues: tokenize((m.cues ?? []).join('\n')),
-    };
+    const doc = memoryIndexDoc(row);
     return { row, sources: m.sources, doc };
   });
 }

@@ -77,21 +77,15 @@ export async function rankDocuments(
   /** The vector channel's hits, nearest first; started by the caller so the embedding call overlaps BM25. */
   vector?: Promise<readonly DocHit[]>,
 ): Promise<Ranking> {
-  const selection = await selectTerms(db, [...plan.terms, ...plan.chars]);
-  const terms = selection.selected.map((t) => t.term);
+  const selection = await selectTerms(db, filters.owner, [...plan.terms, ...plan.chars]);
   const bm25Options = { limit: candidates, weights: settings.columns };
   const boost = plan.firstPerson ? settings.firstPersonUserBoost : 1;
   const { weight, top } = settings.sessionVote;
-  const bm25 = addSessionVotes(
-    boostRole(await searchBm25(db, terms, filters, bm25Options), 'user', boost),
-    weight,
-    top,
-  );
-  // A separate search inside the spans finds what the plain one ranked too low to return.
-  const timed =
-    plan.spans.length > 0
-      ? boostRole(await searchBm25(db, terms, { ...filters, spans: plan.spans }, bm25Options), 'user', boost)
-      : [];
+  // One pass ranks overall and inside the spans: the time channel finds what the plain ranking holds too
+  // low to return.
+  const scored = await searchBm25(db, selection, filters, { ...bm25Options, spans: plan.spans });
+  const bm25 = addSessionVotes(boostRole(scored.hits, 'user', boost), weight, top);
+  const timed = boostRole(scored.timed, 'user', boost);
   const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
   const near = vector ? await vector : [];
 

@@ -70,10 +70,10 @@ export async function queryTimeline(db: Queryable, p: TimelineQueryParams) {
       next_after: events.length === p.limit && last ? last.seq : null,
     };
   }
-  const selection = await selectTerms(db, terms);
-  const hits = await searchBm25(
+  const selection = await selectTerms(db, p.owner, terms);
+  const { hits } = await searchBm25(
     db,
-    selection.selected.map((t) => t.term),
+    selection,
     { owner: p.owner, kinds: ['event'], from: p.from, to: p.to, taskId: p.task_id },
     { limit: 200 },
   );

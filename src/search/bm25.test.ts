@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openMemory, type MemoryService } from '../service.js';
 import { tokenize } from '../text/tokenize.js';
-import { searchBm25 } from './channels.js';
+import { searchBm25, selectTerms } from './channels.js';
+import { indexOf } from './index.js';
 import { indexDocuments, type IndexDoc } from './store.js';
 
 let service: MemoryService;
@@ -35,8 +36,17 @@ beforeEach(async () => {
 });
 afterEach(() => service.close());
 
+const search = async (owner: string, terms: string[], extra: Record<string, unknown> = {}, limit = 100) =>
+  (
+    await searchBm25(
+      service.driver,
+      await selectTerms(service.driver, owner, terms),
+      { owner, ...extra },
+      { limit },
+    )
+  ).hits;
 const refs = async (owner: string, terms: string[], extra: Record<string, unknown> = {}, limit = 100) =>
-  (await searchBm25(service.driver, terms, { owner, ...extra }, { limit })).map((h) => h.ref);
+  (await search(owner, terms, extra, limit)).map((h) => h.ref);
 
 describe('searchBm25', () => {
   it("returns only the owner's documents, best first, whichever way it plans the search", async () => {
@@ -60,13 +70,13 @@ describe('searchBm25', () => {
     expect(inside.sort()).toEqual(['b10', 'b11', 'b12', 'b50']);
   });
 
-  it("counts each owner's documents and bounds as they are indexed", async () => {
+  it("counts each owner's documents, tokens and ordinals as they are indexed", async () => {
     const rows = await service.driver.query(
-      'SELECT owner, docs, first_doc < last_doc AS spread FROM search_owners ORDER BY owner',
+      'SELECT owner, owner_key AS key, docs, tokens, last_ord AS ord FROM search_owners ORDER BY owner',
     );
     expect(rows).toEqual([
-      { owner: 'big', docs: 60, spread: 1 },
-      { owner: 'small', docs: 6, spread: 1 },
+      { owner: 'big', key: 1, docs: 60, tokens: 60 * 3 + 20, ord: 60 },
+      { owner: 'small', key: 2, docs: 6, tokens: 3 * 2 + 3 * 1, ord: 6 },
     ]);
     expect(await refs('nobody', ['garden'])).toEqual([]);
   });
@@ -82,10 +92,54 @@ describe('searchBm25', () => {
         }),
       ]),
     );
-    const hits = await searchBm25(service.driver, ['violin'], { owner: 'c' }, { limit: 5 });
+    const hits = await search('c', ['violin'], {}, 5);
     expect(hits.map((h) => [h.ref, h.sessionId, h.role])).toEqual([
       ['body', 's', 'user'],
       ['ctx', 's', 'agent'],
     ]);
+  });
+});
+
+describe('BM25 scoring', () => {
+  it('reads every occurrence of a term per field, and the lengths BM25 needs', async () => {
+    const db = service.driver;
+    await db.transaction((tx) =>
+      indexDocuments(tx, [
+        doc('w', 'w1', 1, 'apple apple pear', { cues: tokenize('apple'), context: tokenize('apple tree') }),
+        doc('w', 'w2', 2, '苹果 apple'),
+      ]),
+    );
+    const index = indexOf(db);
+    const owner = await index.ownerStats(db, 'w');
+    if (!owner) throw new Error('no owner');
+    const [apple = '', han = ''] = tokenize('apple 苹');
+    const postings = await index.postings(db, owner, [apple, han, 'absent']);
+    const ids = [...(postings.get(apple)?.keys() ?? [])];
+    expect([...(postings.get(apple)?.values() ?? [])]).toEqual([
+      [2, 1, 1, 0],
+      [1, 0, 0, 0],
+    ]);
+    expect([...(postings.get(han)?.values() ?? [])]).toEqual([[0, 0, 0, 1]]);
+    expect(postings.get('absent')?.size).toBe(0);
+    const lengths = await index.lengths(db, ids, { owner: 'w' });
+    expect([...lengths.values()]).toEqual([
+      { len: 3 + 1 + 2, at: 1 },
+      { len: tokenize('苹果 apple').length + 2, at: 2 },
+    ]);
+    expect(await index.lengths(db, ids, { owner: 'w', from: 2 })).toEqual(
+      new Map([[ids[1], { len: 4, at: 2 }]]),
+    );
+  });
+
+  it('scores a term over the budget by the fields it is in, over its newest matches', async () => {
+    const selection = await selectTerms(service.driver, 'big', ['garden']);
+    const { hits } = await searchBm25(
+      service.driver,
+      selection,
+      { owner: 'big' },
+      { limit: 5, maxPostings: 10 },
+    );
+    // Every "garden" document is alike but for its length: the shortest (no tomato) of the newest ten win.
+    expect(hits.map((h) => h.ref)).toEqual(['b59', 'b58', 'b56', 'b55', 'b53']);
   });
 });

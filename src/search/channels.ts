@@ -1,8 +1,10 @@
-// The ranked channels recall fuses: body BM25 over selected terms, exact ids.
-import type { Queryable, SqlValue } from '../storage/driver.js';
+// The ranked channels recall fuses: body BM25 over selected terms, exact ids. Every statistic is the
+// caller's owner's own: another owner's documents never change which terms are chosen or how they score.
+import type { Queryable } from '../storage/driver.js';
 import { isStopWord } from '../text/tokenize.js';
 import { filterSql, type DocFilters } from './filters.js';
-import { countDocs, quoteTerm, termStats, type TermStat } from './store.js';
+import { indexOf, type DocRow, type FieldCounts, type OwnerStats, type TermStat } from './index.js';
+import { bm25Scores } from './score.js';
 
 export interface DocHit {
   docId: number;
@@ -13,8 +15,11 @@ export interface DocHit {
 }
 
 export interface TermSelection {
+  /** The caller's owner in the index; undefined when it has no documents. */
+  owner: OwnerStats | undefined;
   selected: TermStat[];
   dropped: TermStat[];
+  /** The owner's documents. */
   docs: number;
 }
 
@@ -25,31 +30,41 @@ export interface SelectOptions {
 }
 
 /**
- * Postings the selected terms may add up to. FTS5 ranks a matching row in about 3 µs (bm25 decodes
- * the positions of every column and reads the row's length), so this keeps BM25 near 10 ms at any
- * index size. 5,000 gains one LongMemEval question but took recall p95 at 100k events from 14.0 to
- * 18.1 ms against a 20 ms target (docs/BENCHMARKS.md).
+ * Postings the selected terms may add up to: reading a posting with its field counts and scoring it costs
+ * about 2 µs, so this keeps BM25 near 10 ms at any index size (docs/BENCHMARKS.md).
  */
 export const MAX_POSTINGS = 4_000;
 /** Distinct content words (and stop words) looked up at most: a long pasted query costs no more. */
 export const MAX_LOOKUPS = 64;
+/** Postings counted per term at most: a lookup costs O(min(df, cap)), never O(df). */
+export const TERM_LOOKUP_CAP = 128;
 const STOP_WORD_LOOKUP_CAP = 16;
 
 /**
- * Query-term selection: keep the rarest content terms until their postings reach a budget,
+ * Query-term selection: keep the owner's rarest content terms until their postings reach a budget,
  * so a query never scores every document that shares a common word.
  */
-export async function selectTerms(db: Queryable, terms: readonly string[], options: SelectOptions = {}) {
+export async function selectTerms(
+  db: Queryable,
+  owner: string,
+  terms: readonly string[],
+  options: SelectOptions = {},
+): Promise<TermSelection> {
   const maxPostings = options.maxPostings ?? MAX_POSTINGS;
   const maxTerms = options.maxTerms ?? 24;
+  const index = indexOf(db);
+  const stats = await index.ownerStats(db, owner);
+  if (!stats || stats.docs <= 0) return { owner: undefined, selected: [], dropped: [], docs: 0 };
   const unique = [...new Set(terms)];
+  const content = unique.filter((t) => !isStopWord(t)).slice(0, MAX_LOOKUPS);
+  const stop = unique.filter(isStopWord).slice(0, MAX_LOOKUPS);
   // Stop words are only chosen when nothing else matches: a rough count of them is enough.
-  const stats = [
-    ...(await termStats(db, unique.filter((t) => !isStopWord(t)).slice(0, MAX_LOOKUPS))),
-    ...(await termStats(db, unique.filter(isStopWord).slice(0, MAX_LOOKUPS), STOP_WORD_LOOKUP_CAP)),
+  const found = [
+    ...(await index.termStats(db, stats, content, TERM_LOOKUP_CAP)),
+    ...(await index.termStats(db, stats, stop, STOP_WORD_LOOKUP_CAP)),
   ].filter((t) => t.df > 0);
-  const content = stats.filter((t) => !isStopWord(t.term));
-  const pool = (content.length > 0 ? content : stats).sort((a, b) => a.df - b.df);
+  const contentFound = found.filter((t) => !isStopWord(t.term));
+  const pool = (contentFound.length > 0 ? contentFound : found).sort((a, b) => a.df - b.df);
   const selected: TermStat[] = [];
   let postings = 0;
   for (const stat of pool) {
@@ -59,12 +74,7 @@ export async function selectTerms(db: Queryable, terms: readonly string[], optio
     postings += stat.df;
   }
   const keep = new Set(selected.map((s) => s.term));
-  const selection: TermSelection = {
-    selected,
-    dropped: stats.filter((s) => !keep.has(s.term)),
-    docs: await countDocs(db),
-  };
-  return selection;
+  return { owner: stats, selected, dropped: found.filter((s) => !keep.has(s.term)), docs: stats.docs };
 }
 
 export interface ColumnWeights {
@@ -79,6 +89,10 @@ export const DEFAULT_COLUMN_WEIGHTS: ColumnWeights = { body: 1, cues: 0.4, conte
 export interface Bm25Options {
   weights?: ColumnWeights;
   limit: number;
+  /** Also rank apart the documents inside these spans (the time channel), from the same scores. */
+  spans?: readonly { from: number; to: number }[];
+  /** Postings read at most; a single term with more is scored over its newest documents only. */
+  maxPostings?: number;
 }
 
 /** A BM25 hit with what recall's priors read: the document's session and author role. */
@@ -87,99 +101,77 @@ export interface Bm25Hit extends DocHit {
   role: string | null;
 }
 
-/** Below this share of the index, an owner's search joins every match instead of ranking all owners first. */
-const OWNER_SHARE_TO_RANK_FIRST = 0.5;
+export interface Bm25Result {
+  /** The best `limit` documents. */
+  hits: Bm25Hit[];
+  /** The best `limit` documents inside the spans (empty without spans). */
+  timed: Bm25Hit[];
+}
 
 /**
- * Top documents by BM25 over the OR of `terms`. When the owner holds most of the index and no other
- * filter narrows it, FTS5 ranks first and only the best rows are joined with their documents (a join
- * per match costs as much as ranking it); when those leave too few, or the owner's share is small,
- * or a filter is narrow, every match is joined first and only the ones kept are ranked. The result
- * is the same either way.
+ * Top documents by BM25 (score.ts, over the owner's statistics) for the OR of the selected terms, among
+ * those that pass the filters, overall and inside the spans. The selection's budget bounds the postings
+ * read; a single term over the budget (the only one selected then) is scored by the fields it occurs in,
+ * over its newest matches.
  */
 export async function searchBm25(
   db: Queryable,
-  terms: readonly string[],
+  selection: TermSelection,
   filters: DocFilters,
   options: Bm25Options,
-): Promise<Bm25Hit[]> {
-  if (terms.length === 0) return [];
-  const { where, params } = filterSql(filters);
+): Promise<Bm25Result> {
+  const owner = selection.owner;
+  if (!owner || selection.selected.length === 0) return { hits: [], timed: [] };
+  const index = indexOf(db);
+  const maxPostings = options.maxPostings ?? MAX_POSTINGS;
   const w = options.weights ?? DEFAULT_COLUMN_WEIGHTS;
-  const weights = [w.body, w.cues, w.context, w.chars];
-  const match = terms.map(quoteTerm).join(' OR ');
-  const owner = await ownerDocs(db, filters.owner);
-  if (owner === undefined) return [];
-  if (ranksFirst(owner, filters)) {
-    const hits = await rankThenJoin(db, match, weights, where, params, options.limit);
-    if (hits !== undefined) return hits;
-  }
-  return db.query<Bm25Hit>(
-    // CROSS JOIN keeps FTS5 outside: never a walk of the owner's documents with a lookup each. The
-    // rowid bounds let FTS5 skip the postings of documents outside the owner's first and last.
-    `SELECT d.doc_id AS docId, d.kind, d.ref, d.at, d.session_id AS sessionId, d.role,
-            -bm25(search_fts, ?, ?, ?, ?) AS score
-       FROM search_fts CROSS JOIN search_docs d ON d.doc_id = search_fts.rowid
-      WHERE search_fts MATCH ? AND search_fts.rowid BETWEEN ? AND ? AND ${where}
-      ORDER BY bm25(search_fts, ?, ?, ?, ?) LIMIT ?`,
-    [...weights, match, owner.first, owner.last, ...params, ...weights, options.limit],
+  const spans = options.spans ?? [];
+  const [first] = selection.selected;
+  const terms =
+    first && first.df > maxPostings
+      ? [{ df: first.df, postings: await index.newestPostings(db, owner, first.term, filters, maxPostings) }]
+      : await readPostings(db, owner, selection.selected);
+  const ids = new Set<number>();
+  for (const term of terms) for (const id of term.postings.keys()) ids.add(id);
+  const docs = await index.lengths(db, [...ids], filters);
+  const lengths = new Map<number, number>();
+  for (const [id, d] of docs) lengths.set(id, d.len);
+  const weights: FieldCounts = [w.body, w.cues, w.context, w.chars];
+  const ranked = [...bm25Scores({ owner, terms, lengths, weights })].sort(
+    (a, b) => b[1] - a[1] || b[0] - a[0],
   );
+  const top = ranked.slice(0, options.limit);
+  const timed =
+    spans.length === 0
+      ? []
+      : ranked
+          .filter(([id]) => {
+            const at = docs.get(id)?.at ?? Number.NaN;
+            return spans.some((span) => at >= span.from && at <= span.to);
+          })
+          .slice(0, options.limit);
+  const wanted = [...new Set([...top, ...timed].map(([id]) => id))];
+  const rows = await index.docs(db, wanted, { owner: filters.owner });
+  const byId = new Map<number, DocRow>(rows.map((r) => [r.docId, r]));
+  const hit = ([docId, score]: [number, number]): Bm25Hit[] => {
+    const row = byId.get(docId);
+    return row
+      ? [{ docId, kind: row.kind, ref: row.ref, at: row.at, sessionId: row.sessionId, role: row.role, score }]
+      : [];
+  };
+  return { hits: top.flatMap(hit), timed: timed.flatMap(hit) };
 }
 
-interface OwnerDocs {
-  docs: number;
-  first: number;
-  last: number;
-  /** Documents of all owners (the highest doc id). */
-  total: number;
-}
-
-async function ownerDocs(db: Queryable, owner: string): Promise<OwnerDocs | undefined> {
-  const row = await db.get<OwnerDocs>(
-    `SELECT docs, first_doc AS first, last_doc AS last, (SELECT max(doc_id) FROM search_docs) AS total
-       FROM search_owners WHERE owner = ?`,
-    [owner],
+async function readPostings(db: Queryable, owner: OwnerStats, selected: readonly TermStat[]) {
+  const postings = await indexOf(db).postings(
+    db,
+    owner,
+    selected.map((s) => s.term),
   );
-  return row === undefined || row.docs <= 0 ? undefined : row;
-}
-
-/** Whether ranking every match before the join pays: the owner holds most of the index, nothing narrows it. */
-function ranksFirst(owner: OwnerDocs, f: DocFilters): boolean {
-  const narrowed = f.from !== undefined || f.to !== undefined || f.sessionId !== undefined;
-  if (narrowed || f.taskId !== undefined || (f.spans?.length ?? 0) > 0) return false;
-  return owner.docs >= OWNER_SHARE_TO_RANK_FIRST * owner.total;
-}
-
-/** Ranks every match, joins the best window; undefined when the filters left fewer than `limit` of it. */
-async function rankThenJoin(
-  db: Queryable,
-  match: string,
-  weights: readonly number[],
-  where: string,
-  params: readonly SqlValue[],
-  limit: number,
-): Promise<Bm25Hit[] | undefined> {
-  const window = Math.max(200, limit * 4);
-  const ranked = await db.query<{ docId: number; score: number }>(
-    `SELECT rowid AS docId, -bm25(search_fts, ?, ?, ?, ?) AS score FROM search_fts
-      WHERE search_fts MATCH ? ORDER BY bm25(search_fts, ?, ?, ?, ?) LIMIT ?`,
-    [...weights, match, ...weights, window],
-  );
-  if (ranked.length === 0) return [];
-  const docs = await db.query<Omit<Bm25Hit, 'score'>>(
-    // CROSS JOIN keeps this order: by doc id from the ranked list, never a scan of the owner's documents.
-    `SELECT d.doc_id AS docId, d.kind, d.ref, d.at, d.session_id AS sessionId, d.role
-       FROM json_each(?) AS r CROSS JOIN search_docs d ON d.doc_id = r.value WHERE ${where}`,
-    [JSON.stringify(ranked.map((r) => r.docId)), ...params],
-  );
-  const byId = new Map(docs.map((d) => [d.docId, d]));
-  const hits: Bm25Hit[] = [];
-  for (const { docId, score } of ranked) {
-    const doc = byId.get(docId);
-    if (doc) hits.push({ ...doc, score });
-    if (hits.length === limit) return hits;
-  }
-  return ranked.length < window ? hits : undefined;
+  return selected.map((s) => ({
+    df: s.df,
+    postings: postings.get(s.term) ?? new Map<number, FieldCounts>(),
+  }));
 }
 
 /** Identifier-like query terms: contain a digit or a joiner, or look like a file name. */
@@ -212,15 +204,13 @@ export async function searchIds(
     for (const row of rows) hits.set(row.docId, row);
   }
   if (idTerms.length > 0) {
-    const rows = await db.query<DocHit>(
-      `SELECT d.doc_id AS docId, d.kind, d.ref, d.at, 0.5 AS score
-         FROM search_fts JOIN search_docs d ON d.doc_id = search_fts.rowid
-        WHERE search_fts MATCH ? AND ${where}
-        ORDER BY d.at DESC LIMIT ?`,
-      // Only the document's own text: a neighbour's id in the context field is not this document's.
-      [`{body cues} : (${idTerms.map(quoteTerm).join(' OR ')})`, ...params, limit],
-    );
-    for (const row of rows) if (!hits.has(row.docId)) hits.set(row.docId, row);
+    const index = indexOf(db);
+    const owner = await index.ownerStats(db, filters.owner);
+    const rows = owner ? await index.textMatches(db, owner, idTerms, filters, limit) : [];
+    for (const row of rows) {
+      if (!hits.has(row.docId))
+        hits.set(row.docId, { docId: row.docId, kind: row.kind, ref: row.ref, at: row.at, score: 0.5 });
+    }
   }
   return [...hits.values()].sort((a, b) => b.score - a.score || b.at - a.at).slice(0, limit);
 }

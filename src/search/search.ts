@@ -3,13 +3,13 @@ export {
   indexDocuments,
   indexRows,
   indexFields,
-  countDocs,
-  termStats,
+  withContext,
   type DocMeta,
   type IndexDoc,
+  type IndexFields,
   type IndexRow,
-  type TermStat,
 } from './store.js';
+export { indexOf, type OwnerStats, type SearchIndex, type TermStat } from './index.js';
 export {
   selectTerms,
   searchBm25,

@@ -7,7 +7,11 @@ export interface RunResult {
   lastInsertRowid: number;
 }
 
+export type Dialect = 'sqlite' | 'postgres';
+
 export interface Queryable {
+  /** The engine behind it: stages stay engine-neutral; only engine code (the search index) branches on it. */
+  readonly dialect: Dialect;
   query<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   get<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
@@ -15,7 +19,6 @@ export interface Queryable {
 }
 
 export interface Driver extends Queryable {
-  readonly dialect: 'sqlite' | 'postgres';
   /** invariant: the callback awaits nothing but the `tx` it is given (no I/O, no timers). */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -50,6 +50,7 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
   };
 
   const direct: Queryable = {
+    dialect: 'sqlite',
     async query<T>(sql: string, params: readonly SqlValue[] = []) {
       const stmt = prepare(sql);
       return (stmt.reader ? stmt.all(...params) : (stmt.run(...params), [])) as T[];

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTempDirs } from '../test/helpers/temp.js';
+import { createLocalClient } from './local-client.js';
+import { createMethodTable } from './protocol/methods.js';
+import { rebuildIndex, rebuildPending } from './reindex.js';
+import { openMemory, type MemoryService } from './service.js';
+import { loadMigrations, migrate } from './storage/migrate.js';
+import { openSqlite } from './storage/sqlite.js';
+import { createHeuristicObserver } from './observe/heuristic.js';
+import { createObservation } from './observe/observe.js';
+
+const temp = createTempDirs();
+const services: MemoryService[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((s) => s.close()));
+  temp.cleanup();
+});
+
+const T0 = Date.parse('2026-09-17T10:00:00Z');
+const EVENTS = [
+  ['e1', 's1', 'user', '记住：我对花生过敏，订餐时避开花生'],
+  ['e2', 's1', 'agent', 'Noted: no peanuts in any order.'],
+  ['e3', 's2', 'user', 'Book the Lisbon hotel HX-77812 for Tuesday'],
+  ['e4', 's2', 'agent', 'Booked the Lisbon hotel, confirmation HX-77812.'],
+  ['e5', 's2', 'user', 'remember that I prefer aisle seats on flights'],
+].map(([id, session, role, text], i) => ({
+  event_id: id as string,
+  session_id: session as string,
+  kind: role === 'user' ? 'user_message' : 'agent_reply',
+  role: role as string,
+  at: T0 + i * 60_000,
+  text: text as string,
+}));
+const QUERIES = ['花生过敏', 'Lisbon hotel', 'HX-77812', 'aisle seats', 'peanuts order'];
+
+async function open(dir: string) {
+  const service = await openMemory({ config: { dataDir: dir, redactEmails: true }, now: () => T0 });
+  services.push(service);
+  return { service, client: createLocalClient(createMethodTable(service)) };
+}
+
+const answers = async (client: ReturnType<typeof createLocalClient>) =>
+  Promise.all(
+    QUERIES.map(async (query) => {
+      const r = await client.call<{ items: Array<{ id: string; score: number }> }>('memory.recall', {
+        owner: 'me',
+        query,
+      });
+      return r.items.map((i) => [i.id, i.score]);
+    }),
+  );
+
+describe('rebuildIndex', () => {
+  it('rebuilds an emptied index to give the same answers for events and memories', async () => {
+    const { service, client } = await open(temp.make());
+    await client.call('memory.events.ingest', { owner: 'me', events: EVENTS });
+    const observation = createObservation({ driver: service.driver, now: () => T0 + 3_600_000 });
+    const observer = createHeuristicObserver();
+    for (let batch = await observation.claim(); batch; batch = await observation.claim()) {
+      const { proposal } = await observer.propose(batch, new AbortController().signal);
+      await observation.commit({ batch_id: batch.batch_id, token: batch.token, proposal });
+    }
+    const memories = await service.driver.get<{ n: number }>('SELECT count(*) AS n FROM memories');
+    expect(memories?.n).toBeGreaterThan(0);
+    const before = await answers(client);
+    await service.driver.transaction(async (tx) => {
+      await tx.run(`INSERT INTO search_fts (search_fts) VALUES ('delete-all')`);
+    });
+    expect((await answers(client)).flat()).toEqual([]);
+    const progress: number[] = [];
+    const done = await rebuildIndex(service.driver, (p) => progress.push(p.done));
+    expect(done.done).toBe(done.total);
+    expect(progress.at(-1)).toBe(done.total);
+    expect(await answers(client)).toEqual(before);
+  });
+
+  it('rebuilds the index of a store written before owner-keyed terms when it opens', async () => {
+    const dir = temp.make();
+    const file = `${dir}/mnemo.sqlite3`;
+    const old = openSqlite({ path: file });
+    await migrate(
+      old,
+      loadMigrations().filter((m) => m.version <= 3),
+    );
+    for (const [i, e] of EVENTS.entries()) {
+      await old.run(
+        `INSERT INTO events (owner, event_id, session_id, kind, role, at, text, content_hash, ingested_at)
+         VALUES ('me', ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [e.event_id, e.session_id, e.kind, e.role, e.at, e.text, `h${i}`, T0],
+      );
+      await old.run(
+        `INSERT INTO search_docs (owner, kind, ref, at, session_id, role, tok_version) VALUES ('me', 'event', ?, ?, ?, ?, 2)`,
+        [e.event_id, e.at, e.session_id, e.role],
+      );
+    }
+    await old.close();
+    const { service, client } = await open(dir);
+    expect(await rebuildPending(service.driver)).toBe(false);
+    const r = await client.call<{ items: Array<{ id: string }> }>('memory.recall', {
+      owner: 'me',
+      query: 'HX-77812 Lisbon',
+    });
+    expect(
+      r.items
+        .map((i) => i.id)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['e3', 'e4']);
+    const owners = await service.driver.query('SELECT owner, docs FROM search_owners');
+    expect(owners).toEqual([{ owner: 'me', docs: EVENTS.length }]);
+  });
+});

@@ -1,0 +1,81 @@
+// Rebuilding the search index from the database: after an upgrade that changes how documents are indexed
+// (a migration leaves `index_rebuild` pending), or when the index is damaged. Events and memories are the
+// truth; every search_docs row keeps its id, so vectors stay attached to their documents.
+import { contextOf, eventIndexRow } from './ingest/prepare.js';
+import { getEventsByIds } from './ingest/store.js';
+import { getMemoriesByIds } from './observe/observe.js';
+import { memoryIndexDoc } from './observe/publish.js';
+import { indexOf, type IndexRow } from './search/search.js';
+import { toIndexRow } from './search/store.js';
+import type { Driver, Queryable } from './storage/driver.js';
+import { tokenize } from './text/tokenize.js';
+
+const CHUNK = 500;
+export const REBUILD_SETTING = 'index_rebuild';
+
+export interface ReindexProgress {
+  done: number;
+  total: number;
+}
+
+interface DocRef {
+  doc_id: number;
+  owner: string;
+  kind: string;
+  ref: string;
+}
+
+export async function rebuildPending(db: Queryable): Promise<boolean> {
+  const row = await db.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [REBUILD_SETTING]);
+  return row?.value === 'pending';
+}
+
+async function rowsOf(
+  tx: Queryable,
+  docs: readonly DocRef[],
+): Promise<Array<{ docId: number; row: IndexRow }>> {
+  const out: Array<{ docId: number; row: IndexRow }> = [];
+  for (const d of docs) {
+    if (d.kind === 'event') {
+      const [event] = await getEventsByIds(tx, d.owner, [d.ref]);
+      if (!event) continue;
+      const previous = event.session_id
+        ? await tx.get<{ text: string }>(
+            'SELECT text FROM events WHERE owner = ? AND session_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
+            [d.owner, event.session_id, event.seq],
+          )
+        : undefined;
+      const context = previous ? contextOf(tokenize(previous.text)) : '';
+      out.push({ docId: d.doc_id, row: eventIndexRow(event, tokenize(event.text), context) });
+    } else {
+      const [memory] = await getMemoriesByIds(tx, d.owner, [d.ref]);
+      if (memory) out.push({ docId: d.doc_id, row: toIndexRow(memoryIndexDoc(memory)) });
+    }
+  }
+  return out;
+}
+
+/** Indexes every document again from its event or memory, a chunk per transaction. */
+export async function rebuildIndex(
+  driver: Driver,
+  onProgress?: (progress: ReindexProgress) => void,
+): Promise<ReindexProgress> {
+  const total = (await driver.get<{ n: number }>('SELECT count(*) AS n FROM search_docs'))?.n ?? 0;
+  await driver.transaction((tx) => indexOf(tx).clear(tx));
+  let after = 0;
+  let done = 0;
+  for (;;) {
+    const docs = await driver.query<DocRef>(
+      'SELECT doc_id, owner, kind, ref FROM search_docs WHERE doc_id > ? ORDER BY doc_id LIMIT ?',
+      [after, CHUNK],
+    );
+    const last = docs.at(-1);
+    if (!last) break;
+    await driver.transaction(async (tx) => indexOf(tx).rewrite(tx, await rowsOf(tx, docs)));
+    after = last.doc_id;
+    done += docs.length;
+    onProgress?.({ done, total });
+  }
+  await driver.run('DELETE FROM settings WHERE key = ?', [REBUILD_SETTING]);
+  return { done, total };
+}
