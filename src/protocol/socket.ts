@@ -40,6 +40,8 @@ export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const CLOSE_GRACE_MS = 10_000;
 const PROBE_TIMEOUT_MS = 1_000;
+/** Socket files are created 0600: the umask clears every bit but the owner's read and write. */
+const SOCKET_UMASK = 0o177;
 
 export type SocketProbe = { state: 'live' | 'stale' | 'absent' } | { state: 'unknown'; code: string };
 
@@ -89,7 +91,8 @@ async function clearStaleSocket(path: string): Promise<void> {
   });
 }
 
-function listen(server: Server, path: string): Promise<void> {
+/** Listens on path; the socket file is created 0600, with no wider mode in between. */
+export function listenPrivately(server: Server, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(
@@ -104,10 +107,18 @@ function listen(server: Server, path: string): Promise<void> {
       );
     };
     server.once('error', onError);
-    server.listen(path, () => {
-      server.off('error', onError);
-      resolve();
-    });
+    // invariant: the socket file never exists with a mode wider than 0600 (socket.test.ts "regression for
+    // issue 8: binds the socket file 0600 under a process umask of 0"). The umask is process-wide, but
+    // listen() on a path binds synchronously before it returns, so only this bind runs under it.
+    const umask = process.umask(SOCKET_UMASK);
+    try {
+      server.listen(path, () => {
+        server.off('error', onError);
+        resolve();
+      });
+    } finally {
+      process.umask(umask);
+    }
   });
 }
 
@@ -158,9 +169,10 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await clearStaleSocket(path);
   const server = createServer({ allowHalfOpen: true }, accept);
-  await listen(server, path);
+  await listenPrivately(server, path);
   let identity: { dev: number; ino: number };
   try {
+    // A second wall, for platforms whose bind does not apply the umask to socket files.
     await chmod(path, 0o600);
     identity = await lstat(path);
   } catch (error) {
