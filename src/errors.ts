@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   UNKNOWN_METHOD: 'No such method.',
   REQUEST_TOO_LARGE: 'The request exceeds the size limit.',
   IDLE_TIMEOUT: 'The connection was idle for too long.',
+  REQUEST_TIMEOUT: 'A request line did not arrive in time.',
+  SLOW_CONSUMER: 'The client did not read its answers in time.',
   TOO_MANY_CONNECTIONS: 'Too many concurrent connections.',
   UNAUTHORIZED: 'A valid bearer token is required.',
   FORBIDDEN: 'This caller may not do that.',

@@ -63,6 +63,31 @@ describe('createLineReader', () => {
     expect(overflows()).toBe(2);
   });
 
+  it('regression for issue 8: delivers nothing after stop(), not even the rest of the chunk', () => {
+    const lines: string[] = [];
+    const reader = createLineReader({
+      maxLineBytes: 4,
+      onLine: (line) => lines.push(line),
+      onOverflow: () => reader.stop(),
+    });
+    reader.push(bytes('ok\ntoolong\nnext\npart'));
+    expect(reader.partial()).toBe(false);
+    reader.push(bytes('ial\nmore\n'));
+    reader.end();
+    expect(lines).toEqual(['ok']);
+  });
+
+  it('tells whether a line has begun', () => {
+    const { reader } = collect(4);
+    expect(reader.partial()).toBe(false);
+    reader.push(bytes('ab'));
+    expect(reader.partial()).toBe(true);
+    reader.push(bytes('\n'));
+    expect(reader.partial()).toBe(false);
+    reader.push(bytes('abcdefg'));
+    expect(reader.partial()).toBe(true);
+  });
+
   it('delivers an unterminated last line on end()', () => {
     const { reader, lines } = collect(100);
     reader.push(bytes('a\nb'));

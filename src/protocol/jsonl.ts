@@ -12,6 +12,10 @@ export interface LineReader {
   push(chunk: Uint8Array): void;
   /** Delivers a last line left without a newline. */
   end(): void;
+  /** Whether a line has begun and not yet ended. */
+  partial(): boolean;
+  /** Delivers nothing more, not even the rest of the chunk being pushed; drops what is buffered. */
+  stop(): void;
 }
 
 const NEWLINE = 0x0a;
@@ -24,6 +28,7 @@ export function createLineReader(options: LineReaderOptions): LineReader {
   let parts: Uint8Array[] = [];
   let size = 0;
   let discarding = false;
+  let stopped = false;
 
   const emit = (bytes: Uint8Array): void => {
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
@@ -45,7 +50,9 @@ export function createLineReader(options: LineReaderOptions): LineReader {
   return {
     push(chunk) {
       let start = 0;
-      while (start < chunk.length) {
+      // invariant: after stop(), even from inside a callback, no line is delivered (jsonl.test.ts
+      // "regression for issue 8: delivers nothing after stop()").
+      while (start < chunk.length && !stopped) {
         const at = chunk.indexOf(NEWLINE, start);
         const stop = at === -1 ? chunk.length : at;
         if (discarding) {
@@ -68,10 +75,16 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       }
     },
     end() {
-      if (!discarding && size > 0) emit(take(new Uint8Array(0)));
+      if (!stopped && !discarding && size > 0) emit(take(new Uint8Array(0)));
       parts = [];
       size = 0;
       discarding = false;
+    },
+    partial: () => !stopped && (discarding || size > 0),
+    stop() {
+      stopped = true;
+      parts = [];
+      size = 0;
     },
   };
 }

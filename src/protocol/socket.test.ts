@@ -12,7 +12,7 @@ import {
 import { createTempDirs } from '../../test/helpers/temp.js';
 import { isMemoryError } from '../errors.js';
 import { silentLogger } from '../log.js';
-import { startSocketServer, type SocketServer, type SocketServerOptions } from './socket.js';
+import { listenPrivately, startSocketServer, type SocketServer, type SocketServerOptions } from './socket.js';
 
 const temp = createTempDirs();
 let dir: string;
@@ -208,6 +208,30 @@ describe('socket server: the socket file', () => {
   it('is created 0600, with its parent directory', async () => {
     const server = await start({ path: join(dir, 'nested', 'mnemo.sock') });
     expect((await stat(server.path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('regression for issue 8: binds the socket file 0600 under a process umask of 0', async () => {
+    // No chmod follows listenPrivately: the mode seen here is the one the bind gave the file.
+    const path = join(dir, 'bare.sock');
+    const bare = createServer();
+    const umask = process.umask(0);
+    try {
+      await listenPrivately(bare, path);
+      expect((await lstat(path)).mode & 0o777).toBe(0o600);
+    } finally {
+      expect(process.umask(umask)).toBe(0);
+      await new Promise((resolve) => bare.close(resolve));
+    }
+  });
+
+  it('is created 0600 under a process umask of 0', async () => {
+    const umask = process.umask(0);
+    try {
+      const server = await start();
+      expect((await stat(server.path)).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it('refuses a live socket and leaves it untouched', async () => {

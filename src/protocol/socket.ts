@@ -1,19 +1,18 @@
-// JSON-lines over a Unix socket: one request a line, answers by id, with size, idle and connection limits.
+// JSON-lines over a Unix socket: the listener, its socket file, and limits on connections, lines and answers.
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { isMemoryError, MemoryError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { HandleOptions } from './envelope.js';
+import type { MethodTable } from './method.js';
 import {
-  errorResponse,
-  handleEnvelope,
-  type HandleOptions,
-  type RequestId,
-  type RpcResponse,
-} from './envelope.js';
-import { createLineReader, encodeLine, parseJson } from './jsonl.js';
-import type { CallContext, MethodTable } from './method.js';
-import { LOCAL_PRINCIPAL } from './principal.js';
+  notice,
+  serveConnection,
+  shut,
+  type Connection,
+  type ConnectionLimits,
+} from './socket-connection.js';
 
 export interface SocketServerOptions {
   path: string;
@@ -23,6 +22,10 @@ export interface SocketServerOptions {
   maxConnections: number;
   log: Logger;
   handleOptions?: HandleOptions;
+  /** From the first byte of a request line to its newline; default idleMs. */
+  lineTimeoutMs?: number;
+  /** Unsent answer bytes per connection past which it is closed; default MAX_BUFFERED_BYTES. */
+  maxBufferedBytes?: number;
 }
 
 export interface SocketServer {
@@ -33,11 +36,12 @@ export interface SocketServer {
 
 /** sun_path holds 108 bytes on Linux and 104 on macOS and the BSDs, NUL included. */
 export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
-/** Reading pauses while a connection has this many requests running. */
-const MAX_IN_FLIGHT = 64;
+/** A connection that leaves more answer bytes than this unread is closed (a single answer may be larger). */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const CLOSE_GRACE_MS = 10_000;
 const PROBE_TIMEOUT_MS = 1_000;
-const CONTEXT: CallContext = { transport: 'socket', principal: LOCAL_PRINCIPAL };
+/** Socket files are created 0600: the umask clears every bit but the owner's read and write. */
+const SOCKET_UMASK = 0o177;
 
 export type SocketProbe = { state: 'live' | 'stale' | 'absent' } | { state: 'unknown'; code: string };
 
@@ -87,7 +91,8 @@ async function clearStaleSocket(path: string): Promise<void> {
   });
 }
 
-function listen(server: Server, path: string): Promise<void> {
+/** Listens on path; the socket file is created 0600, with no wider mode in between. */
+export function listenPrivately(server: Server, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(
@@ -102,27 +107,19 @@ function listen(server: Server, path: string): Promise<void> {
       );
     };
     server.once('error', onError);
-    server.listen(path, () => {
-      server.off('error', onError);
-      resolve();
-    });
+    // invariant: the socket file never exists with a mode wider than 0600 (socket.test.ts "regression for
+    // issue 8: binds the socket file 0600 under a process umask of 0"). The umask is process-wide, but
+    // listen() on a path binds synchronously before it returns, so only this bind runs under it.
+    const umask = process.umask(SOCKET_UMASK);
+    try {
+      server.listen(path, () => {
+        server.off('error', onError);
+        resolve();
+      });
+    } finally {
+      process.umask(umask);
+    }
   });
-}
-
-const requestIdOf = (value: unknown): RequestId => {
-  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : null;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
-
-const notice = (code: 'IDLE_TIMEOUT' | 'TOO_MANY_CONNECTIONS' | 'SHUTTING_DOWN', message?: string): string =>
-  encodeLine(errorResponse(null, new MemoryError(code, message)));
-
-interface Connection {
-  socket: Socket;
-  inFlight: number;
-  /** No more requests are read; the socket ends once running ones have answered. */
-  ending: boolean;
-  idleTimer: NodeJS.Timeout | undefined;
 }
 
 export async function startSocketServer(options: SocketServerOptions): Promise<SocketServer> {
@@ -135,6 +132,12 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
       { field: 'socketPath', path, bytes, max: MAX_SOCKET_PATH_BYTES },
     );
   }
+  const limits: ConnectionLimits = {
+    maxLineBytes,
+    idleMs,
+    lineTimeoutMs: options.lineTimeoutMs ?? idleMs,
+    maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
+  };
   const handleOptions: HandleOptions = {
     ...options.handleOptions,
     onError: (error, method) => {
@@ -148,89 +151,6 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
   let closing = false;
   let closed: Promise<void> | undefined;
 
-  /** Half-closes, drains what the peer still sends, and destroys once it hangs up or lingers too long. */
-  const shut = (socket: Socket): void => {
-    if (socket.writableEnded) return;
-    socket.end();
-    socket.resume();
-    const timer = setTimeout(() => socket.destroy(), idleMs);
-    socket.once('close', () => clearTimeout(timer));
-  };
-
-  const write = (conn: Connection, message: RpcResponse): void => {
-    let line: string;
-    try {
-      line = encodeLine(message);
-    } catch (error) {
-      log.error({ err: error, id: message.id }, 'socket response is not serializable');
-      line = encodeLine(errorResponse(message.id, error));
-    }
-    if (conn.socket.writable) conn.socket.write(line);
-    updateFlow(conn);
-  };
-
-  const updateFlow = (conn: Connection): void => {
-    const hold = !conn.ending && (conn.inFlight >= MAX_IN_FLIGHT || conn.socket.writableNeedDrain);
-    if (hold) conn.socket.pause();
-    else conn.socket.resume();
-  };
-
-  const armIdle = (conn: Connection): void => {
-    clearTimeout(conn.idleTimer);
-    conn.idleTimer = undefined;
-    if (conn.ending || conn.inFlight > 0) return;
-    conn.idleTimer = setTimeout(() => {
-      log.debug({ idleMs }, 'socket connection idle');
-      endConnection(conn, notice('IDLE_TIMEOUT', `no request for ${idleMs} ms`));
-    }, idleMs);
-  };
-
-  const endConnection = (conn: Connection, line?: string): void => {
-    if (conn.ending) return;
-    conn.ending = true;
-    clearTimeout(conn.idleTimer);
-    if (line !== undefined && conn.socket.writable) conn.socket.write(line);
-    if (conn.inFlight === 0) shut(conn.socket);
-    else updateFlow(conn);
-  };
-
-  const settle = (conn: Connection): void => {
-    if (conn.inFlight > 0) updateFlow(conn);
-    else if (conn.ending) shut(conn.socket);
-    else if (closing) endConnection(conn, notice('SHUTTING_DOWN'));
-    else if (conn.socket.readableEnded) endConnection(conn);
-    else {
-      armIdle(conn);
-      updateFlow(conn);
-    }
-  };
-
-  const onLine = (conn: Connection, line: string): void => {
-    const parsed = parseJson(line);
-    if (!parsed.ok) {
-      write(conn, errorResponse(null, new MemoryError('INVALID_JSON', `invalid JSON: ${parsed.message}`)));
-      return;
-    }
-    if (closing) {
-      write(conn, errorResponse(requestIdOf(parsed.value), new MemoryError('SHUTTING_DOWN')));
-      return;
-    }
-    conn.inFlight++;
-    clearTimeout(conn.idleTimer);
-    const started = performance.now();
-    void handleEnvelope(table, parsed.value, CONTEXT, handleOptions).then((response) => {
-      conn.inFlight--;
-      const code = response.ok ? undefined : response.error.code;
-      log.debug(
-        { id: response.id, code, ms: Math.round(performance.now() - started) },
-        'socket request done',
-      );
-      write(conn, response);
-      settle(conn);
-    });
-    updateFlow(conn);
-  };
-
   const accept = (socket: Socket): void => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -238,48 +158,21 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
     if (closing || conns.size >= maxConnections) {
       if (!closing) log.warn({ maxConnections }, 'socket connection refused: too many connections');
       socket.write(closing ? notice('SHUTTING_DOWN') : notice('TOO_MANY_CONNECTIONS'));
-      shut(socket);
+      shut(socket, idleMs);
       return;
     }
-    const conn: Connection = { socket, inFlight: 0, ending: false, idleTimer: undefined };
+    const conn = serveConnection(socket, { table, limits, log, handleOptions, closing: () => closing });
     conns.add(conn);
-    const reader = createLineReader({
-      maxLineBytes,
-      onLine: (line) => onLine(conn, line),
-      onOverflow: () => {
-        log.warn({ maxLineBytes }, 'socket request line too large');
-        const error = new MemoryError('REQUEST_TOO_LARGE', `a request line exceeds ${maxLineBytes} bytes`, {
-          maxLineBytes,
-        });
-        endConnection(conn, encodeLine(errorResponse(null, error)));
-      },
-    });
-    socket.on('data', (chunk: Buffer) => {
-      // invariant: once a connection ends, none of its unread requests run, so an idle notice is safe to
-      // retry on (client.test.ts "resends a request the server dropped with an idle notice").
-      if (conn.ending) return;
-      clearTimeout(conn.idleTimer);
-      reader.push(chunk);
-      if (!conn.ending && conn.inFlight === 0) armIdle(conn);
-    });
-    socket.on('drain', () => updateFlow(conn));
-    socket.on('end', () => {
-      if (!conn.ending) reader.end();
-      settle(conn);
-    });
-    socket.on('close', () => {
-      clearTimeout(conn.idleTimer);
-      conns.delete(conn);
-    });
-    armIdle(conn);
+    socket.on('close', () => conns.delete(conn));
   };
 
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await clearStaleSocket(path);
   const server = createServer({ allowHalfOpen: true }, accept);
-  await listen(server, path);
+  await listenPrivately(server, path);
   let identity: { dev: number; ino: number };
   try {
+    // A second wall, for platforms whose bind does not apply the umask to socket files.
     await chmod(path, 0o600);
     identity = await lstat(path);
   } catch (error) {
@@ -299,7 +192,7 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
     closed ??= (async () => {
       closing = true;
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const conn of conns) if (conn.inFlight === 0) endConnection(conn, notice('SHUTTING_DOWN'));
+      for (const conn of conns) if (conn.running() === 0) conn.end(notice('SHUTTING_DOWN'));
       const force = setTimeout(() => {
         for (const socket of sockets) socket.destroy();
       }, CLOSE_GRACE_MS);

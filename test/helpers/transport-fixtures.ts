@@ -20,9 +20,13 @@ export function createGates() {
     }
     return gate;
   };
+  const passed: string[] = [];
   return {
+    /** Keys in the order their handlers reached the gate. */
+    passed,
     async pass(key: string): Promise<void> {
       const gate = get(key);
+      passed.push(key);
       gate.entered.resolve();
       await gate.released.promise;
     },
@@ -48,6 +52,18 @@ export function createTestTable(gates: Gates = createGates()): MethodTable {
       name: 'slow',
       summary: 'waits until the test releases its key',
       access: 'read',
+      owner: 'none',
+      params: z.object({ key: z.string() }),
+      result: z.object({ key: z.string() }),
+      handler: async (params) => {
+        await gates.pass(params.key);
+        return params;
+      },
+    }),
+    defineMethod({
+      name: 'record',
+      summary: 'a write that waits until the test releases its key',
+      access: 'write',
       owner: 'none',
       params: z.object({ key: z.string() }),
       result: z.object({ key: z.string() }),
