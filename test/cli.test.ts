@@ -106,6 +106,14 @@ describe('mnemo serve', () => {
       };
       expect(body.ok).toBe(true);
       expect(body.result.items.map((i) => i.id)).toContain('e6');
+      // The CLI over HTTP reads the same file.
+      const viaHttp = await runCli(['status', '--json', '--url', url], { env });
+      expect(JSON.parse(viaHttp.stdout)).toMatchObject({ server: 'running', counts: { events: 8 } });
+      const recall = await runCli(['recall', '靠窗', '--json', '--url', url], { env });
+      expect(JSON.parse(recall.stdout)).toMatchObject({
+        items: expect.arrayContaining([expect.objectContaining({ id: 'e6' })]),
+      });
+
       const second = await runCli(['serve', '--no-http'], { env });
       expect(second.code).not.toBe(0);
       expect(second.stderr).toContain('SOCKET_IN_USE');
