@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import {
 } from './client.js';
 import { isMemoryError, type MemoryError } from './errors.js';
 import { silentLogger } from './log.js';
+import { tokenAuthenticator } from './protocol/http-guard.js';
+import { httpTokenPath } from './protocol/http-token.js';
 import { startHttpServer, type HttpServer } from './protocol/http.js';
 import { startSocketServer, type SocketServer } from './protocol/socket.js';
 
@@ -47,9 +50,14 @@ async function httpServer(token?: string): Promise<HttpServer> {
   const server = await startHttpServer({
     host: '127.0.0.1',
     port: 0,
-    token,
+    authenticate: token === undefined ? 'off' : tokenAuthenticator(token),
     table: createTestTable(gates),
     maxBodyBytes: 1024 * 1024,
+    maxResponseBytes: 16 * 1024 * 1024,
+    maxConnections: 64,
+    headersTimeoutMs: 5_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
     log: silentLogger(),
   });
   closers.push(() => server.close());
@@ -210,6 +218,18 @@ describe('http client', () => {
     expect((await failure(client.call('nope'))).code).toBe('UNKNOWN_METHOD');
     const anonymous = track(createHttpClient(server.url));
     expect((await failure(anonymous.call('health'))).code).toBe('UNAUTHORIZED');
+  });
+
+  it('regression for issue 8: reads the token from the data directory when given no token', async () => {
+    const token = 'file-token-0123456789abcdef';
+    const server = await httpServer(token);
+    const client = track(createHttpClient(server.url, { dataDir: dir }));
+    expect((await failure(client.call('health'))).code).toBe('UNAUTHORIZED');
+    // The server writes the file on its first start; the client reads it once it is there.
+    writeFileSync(httpTokenPath(dir), `${token}\n`, { mode: 0o600 });
+    expect(await client.call('echo', { owner: 'u1', text: 'hi' })).toEqual({ owner: 'u1', text: 'hi' });
+    const explicit = track(createHttpClient(server.url, { dataDir: dir, token: 'wrong-token-0123456789' }));
+    expect((await failure(explicit.call('health'))).code).toBe('UNAUTHORIZED');
   });
 
   it('reports SERVER_UNAVAILABLE when nothing listens', async () => {

@@ -1,6 +1,7 @@
 // Typed client for a running mnemo: one pipelined Unix-socket connection, or HTTP.
 import { createConnection, type Socket } from 'node:net';
 import { ERROR_CODES, MemoryError, type ErrorCode } from './errors.js';
+import { readHttpToken } from './protocol/http-token.js';
 import { createLineReader, encodeLine, parseJson } from './protocol/jsonl.js';
 import { probeSocketPath } from './protocol/socket.js';
 
@@ -16,6 +17,8 @@ export interface SocketClientOptions {
 
 export interface HttpClientOptions {
   token?: string;
+  /** Without a token: the server's data directory, whose `http-token` file holds it. */
+  dataDir?: string;
   /** Per call; 0 waits forever. */
   timeoutMs?: number;
 }
@@ -198,19 +201,27 @@ export function createSocketClient(path: string, options: SocketClientOptions = 
 export function createHttpClient(baseUrl: string, options: HttpClientOptions = {}): MnemoClient {
   const url = `${baseUrl.replace(/\/+$/, '')}/rpc`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let token = options.token ?? null;
   let nextId = 1;
   let closed = false;
+  const headers = async (): Promise<Record<string, string>> => {
+    // Read at each call until found: the server writes the file on its first start.
+    if (token === null && options.dataDir !== undefined) token = await readHttpToken(options.dataDir);
+    return {
+      'content-type': 'application/json',
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    };
+  };
 
   return {
     async call<T>(method: string, params?: unknown): Promise<T> {
       if (closed) throw new MemoryError('SERVER_UNAVAILABLE', 'the client is closed');
+      const requestHeaders = await headers();
       let response: Response;
       try {
         response = await fetch(url, {
           method: 'POST',
-          headers,
+          headers: requestHeaders,
           body: JSON.stringify({ id: nextId++, method, params: params ?? {} }),
           signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
         });

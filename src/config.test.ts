@@ -31,6 +31,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, { MNEMO_HTTP_TOKEN: 'short' })).toThrowError(/httpToken/);
   });
 
+  it('regression for issue 8: closes HTTP by default; MNEMO_HTTP_AUTH=off only on loopback', () => {
+    const base = loadConfig({}, {});
+    expect(base).toMatchObject({ httpAuth: 'token', httpAllowedHosts: [] });
+    expect(base.httpToken).toBeUndefined();
+    expect(base.httpLimits).toMatchObject({
+      maxResponseBytes: 16 * 1024 * 1024,
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 30_000,
+    });
+    const listed = loadConfig({}, { MNEMO_HTTP_ALLOWED_HOSTS: ' Mnemo.LAN, box:8080 ,,[::1]:7420' });
+    expect(listed.httpAllowedHosts).toEqual(['mnemo.lan', 'box:8080', '[::1]:7420']);
+    expect(() => loadConfig({}, { MNEMO_HTTP_ALLOWED_HOSTS: 'http://x' })).toThrowError(/httpAllowedHosts/);
+    expect(loadConfig({}, { MNEMO_HTTP_AUTH: 'off' }).httpAuth).toBe('off');
+    expect(loadConfig({ http: '[::1]:0' }, { MNEMO_HTTP_AUTH: 'OFF' }).httpAuth).toBe('off');
+    expect(loadConfig({ http: false }, { MNEMO_HTTP_AUTH: 'off' }).httpAuth).toBe('off');
+    for (const http of ['0.0.0.0:7420', '192.168.1.10:7420']) {
+      expect(() => loadConfig({ http }, { MNEMO_HTTP_AUTH: 'off' })).toThrowError(
+        expect.objectContaining({
+          code: 'CONFIG_INVALID',
+          message: expect.stringMatching(/httpAuth.*loopback/),
+        }),
+      );
+    }
+    expect(loadConfig({ http: '0.0.0.0:7420' }, {}).http?.host).toBe('0.0.0.0');
+    expect(() => loadConfig({}, { MNEMO_HTTP_AUTH: 'none' })).toThrowError(
+      /MNEMO_HTTP_AUTH must be token or off/,
+    );
+    expect(loadConfig({ url: 'http://127.0.0.1:7420' }, {}).serverUrl).toBe('http://127.0.0.1:7420');
+    expect(() => loadConfig({ url: 'ftp://x' }, {})).toThrowError(/--url/);
+  });
+
   it('prepares ingest on up to four worker threads by default, or as MNEMO_INGEST_WORKERS says', () => {
     const cores = availableParallelism();
     expect(loadConfig({}, {}).ingestWorkers).toBe(Math.min(4, cores));

@@ -18,7 +18,28 @@ export const ConfigSchema = z.object({
   dataDir: z.string().min(1),
   socketPath: z.string().min(1),
   http: HostPortSchema.nullable(),
+  /** The bearer token; without it `mnemo serve` uses `<data-dir>/http-token`, created on first start. */
   httpToken: z.string().min(16, 'MNEMO_HTTP_TOKEN must be at least 16 characters').optional(),
+  /** `off` serves HTTP without a token: allowed on a loopback address only. */
+  httpAuth: z.enum(['token', 'off'], 'MNEMO_HTTP_AUTH must be token or off'),
+  /** Host names HTTP answers to besides its bound address and localhost (`name` or `name:port`). */
+  httpAllowedHosts: z.array(
+    z
+      .string()
+      .regex(
+        /^([a-z0-9._-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/,
+        'MNEMO_HTTP_ALLOWED_HOSTS lists host[:port] names',
+      ),
+  ),
+  httpLimits: z.object({
+    /** A larger answer is replaced by RESPONSE_TOO_LARGE. */
+    maxResponseBytes: z.number().int().positive(),
+    headersTimeoutMs: z.number().int().positive(),
+    requestTimeoutMs: z.number().int().positive(),
+    keepAliveTimeoutMs: z.number().int().positive(),
+  }),
+  /** A server the CLI reaches over HTTP instead of the socket (--url). */
+  serverUrl: z.url({ protocol: /^https?$/, error: '--url must be an http(s) URL' }).optional(),
   redactEmails: z.boolean(),
   defaultOwner: z.string().min(1).max(200),
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
@@ -80,6 +101,7 @@ export interface ConfigOverrides {
   observer?: 'builtin' | 'external';
   logLevel?: Config['logLevel'];
   owner?: string;
+  url?: string;
 }
 
 export const DEFAULT_HTTP = '127.0.0.1:7420';
@@ -90,6 +112,13 @@ const numeric = (value: string | undefined, fallback?: number): number | string 
   const n = Number(value);
   return Number.isNaN(n) ? value : n;
 };
+
+export const HTTP_LIMITS = Object.freeze({
+  maxResponseBytes: 16 * 1024 * 1024,
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+});
 
 export const EMBED_DEFAULTS = Object.freeze({ timeoutMs: 1_000, weight: 1 });
 
@@ -105,6 +134,13 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     socketPath: resolve(overrides.socketPath ?? env.MNEMO_SOCKET ?? join(dataDir, 'mnemo.sock')),
     http: httpSetting === false || /^(off|none|false)$/i.test(httpSetting) ? null : httpSetting,
     httpToken: env.MNEMO_HTTP_TOKEN || undefined,
+    httpAuth: env.MNEMO_HTTP_AUTH?.trim().toLowerCase() || 'token',
+    httpAllowedHosts: (env.MNEMO_HTTP_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== ''),
+    httpLimits: HTTP_LIMITS,
+    serverUrl: overrides.url,
     redactEmails: flag(env.MNEMO_REDACT_EMAILS, true),
     defaultOwner: overrides.owner ?? env.MNEMO_OWNER ?? 'local',
     logLevel: overrides.logLevel ?? env.MNEMO_LOG_LEVEL ?? 'info',
@@ -136,8 +172,10 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     limits: { maxLineBytes: 1024 * 1024, idleMs: 5000, maxConnections: 64, recallBudgetMs: 75 },
   };
   const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  const issues = parsed.success
+    ? checkHttpAuth(parsed.data)
+    : parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  if (!parsed.success || issues.length > 0) {
     throw new MemoryError(
       'CONFIG_INVALID',
       `invalid configuration: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
@@ -145,6 +183,13 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     );
   }
   return Object.freeze(parsed.data);
+}
+
+/** invariant: HTTP without a token is served on loopback only (test: config.test.ts "regression for issue 8…"). */
+function checkHttpAuth(config: Config): Array<{ path: string; message: string }> {
+  if (config.httpAuth === 'token' || config.http === null || isLoopback(config.http.host)) return [];
+  const message = `MNEMO_HTTP_AUTH=off is allowed only on a loopback HTTP address, not ${config.http.host}`;
+  return [{ path: 'httpAuth', message }];
 }
 
 export const isLoopback = (host: string): boolean =>

@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   INVALID_PARAMS: 'The params do not match the method schema.',
   UNKNOWN_METHOD: 'No such method.',
   REQUEST_TOO_LARGE: 'The request exceeds the size limit.',
+  RESPONSE_TOO_LARGE: 'The response exceeds the size limit; ask for less (a smaller limit or fewer ids).',
   IDLE_TIMEOUT: 'The connection was idle for too long.',
   REQUEST_TIMEOUT: 'A request line did not arrive in time.',
   SLOW_CONSUMER: 'The client did not read its answers in time.',
@@ -22,7 +23,8 @@ export const ERROR_CODES = {
   SCHEMA_TOO_NEW: 'The database was written by a newer mnemo.',
   MIGRATION_FAILED: 'A schema migration failed.',
   SOCKET_IN_USE: 'Another mnemo instance answers on this socket.',
-  HTTP_TOKEN_REQUIRED: 'Binding a non-loopback address requires MNEMO_HTTP_TOKEN.',
+  HTTP_TOKEN_REQUIRED:
+    'A non-loopback HTTP address is served only with a bearer token (MNEMO_HTTP_AUTH=off is for loopback).',
   CONFIG_INVALID: 'The configuration is not valid.',
   SHUTTING_DOWN: 'The server is shutting down.',
   STORAGE_UNAVAILABLE:

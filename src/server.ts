@@ -10,6 +10,8 @@ import type { Config } from './config.js';
 import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
 import type { HandleOptions } from './protocol/envelope.js';
+import { tokenAuthenticator, type Authenticate } from './protocol/http-guard.js';
+import { ensureHttpToken } from './protocol/http-token.js';
 import { startHttpServer, type HttpServer } from './protocol/http.js';
 import type { MethodTable } from './protocol/method.js';
 import { createMethodTable } from './protocol/methods.js';
@@ -24,7 +26,19 @@ export interface RunningServer {
   activity: ClientActivity;
   socket: SocketServer;
   http: HttpServer | null;
+  /** Where the HTTP token is kept, when it is the data directory's `http-token` file. */
+  httpTokenFile: string | null;
   close(): Promise<void>;
+}
+
+/** The server's own token: MNEMO_HTTP_TOKEN, else the data directory's file, created on first start. */
+async function httpAuthentication(
+  config: Config,
+): Promise<{ authenticate: Authenticate | 'off'; file: string | null }> {
+  if (config.httpAuth === 'off') return { authenticate: 'off', file: null };
+  if (config.httpToken) return { authenticate: tokenAuthenticator(config.httpToken), file: null };
+  const { token, path } = await ensureHttpToken(config.dataDir);
+  return { authenticate: tokenAuthenticator(token), file: path };
 }
 
 export async function startServer(
@@ -44,6 +58,7 @@ export async function startServer(
   };
   let socket: SocketServer | undefined;
   let http: HttpServer | null = null;
+  let httpTokenFile: string | null = null;
   try {
     socket = await startSocketServer({
       path: config.socketPath,
@@ -55,12 +70,17 @@ export async function startServer(
       handleOptions: options,
     });
     if (config.http) {
+      const { authenticate, file } = await httpAuthentication(config);
+      httpTokenFile = file;
       http = await startHttpServer({
         host: config.http.host,
         port: config.http.port,
-        ...(config.httpToken ? { token: config.httpToken } : {}),
+        authenticate,
+        allowedHosts: config.httpAllowedHosts,
         table,
         maxBodyBytes: config.limits.maxLineBytes,
+        maxConnections: config.limits.maxConnections,
+        ...config.httpLimits,
         log,
         handleOptions: options,
       });
@@ -99,6 +119,7 @@ export async function startServer(
     activity,
     socket: openSocket,
     http,
+    httpTokenFile,
     close() {
       // invariant: work already acknowledged is finished before the store closes (test: graceful shutdown).
       closing ??= (async () => {

@@ -1,7 +1,8 @@
 // The CLI end to end: the real binary, a real server process, real files.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../src/version.js';
 import { EVENTS } from './helpers/fixtures.js';
 import { runCli, spawnServer } from './helpers/process.js';
 import { createTempDirs } from './helpers/temp.js';
@@ -81,25 +82,37 @@ describe('mnemo serve', () => {
       const status = await runCli(['status', '--json'], { env });
       expect(JSON.parse(status.stdout)).toMatchObject({ server: 'running', counts: { events: 8 } });
 
+      // HTTP is closed: the banner names the token file, never the token.
+      const tokenFile = join(dir, 'http-token');
+      expect(server.stdout()).toContain(`token:  ${tokenFile}`);
+      const token = readFileSync(tokenFile, 'utf8').trim();
+      expect(server.stdout()).not.toContain(token);
       const url = server.httpUrl ?? '';
-      const health = (await (await fetch(`${url}/health`)).json()) as { status: string };
-      expect(health.status).toBe('ok');
-      const rpc = await fetch(`${url}/rpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          id: 1,
-          method: 'memory.recall',
-          params: { owner: 'user:srv', query: '靠窗' },
-        }),
-      });
-      const body = (await rpc.json()) as {
-        id: number;
+      expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', version: VERSION });
+      const rpc = (headers: Record<string, string>) =>
+        fetch(`${url}/rpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({
+            id: 1,
+            method: 'memory.recall',
+            params: { owner: 'user:srv', query: '靠窗' },
+          }),
+        });
+      expect((await rpc({})).status).toBe(401);
+      const body = (await (await rpc({ authorization: `Bearer ${token}` })).json()) as {
         ok: boolean;
         result: { items: Array<{ id: string }> };
       };
       expect(body.ok).toBe(true);
       expect(body.result.items.map((i) => i.id)).toContain('e6');
+      // The CLI over HTTP reads the same file.
+      const viaHttp = await runCli(['status', '--json', '--url', url], { env });
+      expect(JSON.parse(viaHttp.stdout)).toMatchObject({ server: 'running', counts: { events: 8 } });
+      const recall = await runCli(['recall', '靠窗', '--json', '--url', url], { env });
+      expect(JSON.parse(recall.stdout)).toMatchObject({
+        items: expect.arrayContaining([expect.objectContaining({ id: 'e6' })]),
+      });
 
       const second = await runCli(['serve', '--no-http'], { env });
       expect(second.code).not.toBe(0);
@@ -150,12 +163,12 @@ describe('mnemo serve', () => {
     expect(server.stderr()).not.toContain('prepare worker failed');
   });
 
-  it('refuses a non-loopback HTTP address without MNEMO_HTTP_TOKEN', async () => {
+  it('regression for issue 8: refuses MNEMO_HTTP_AUTH=off on a non-loopback HTTP address', async () => {
     const dir = temp.make();
     const out = await runCli(['serve', '--http', '0.0.0.0:0'], {
-      env: { MNEMO_HOME: dir, MNEMO_HTTP_TOKEN: '' },
+      env: { MNEMO_HOME: dir, MNEMO_HTTP_TOKEN: '', MNEMO_HTTP_AUTH: 'off' },
     });
     expect(out.code).not.toBe(0);
-    expect(out.stderr).toContain('HTTP_TOKEN_REQUIRED');
+    expect(out.stderr).toMatch(/CONFIG_INVALID: .*MNEMO_HTTP_AUTH=off is allowed only on a loopback/);
   });
 });

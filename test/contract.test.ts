@@ -1,10 +1,14 @@
 // One contract suite, run over every transport: the same requests must give the same answers.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, createSocketClient, type MnemoClient } from '../src/client.js';
 import { loadConfig } from '../src/config.js';
 import { MemoryError } from '../src/errors.js';
 import { silentLogger } from '../src/log.js';
+import { readHttpToken } from '../src/protocol/http-token.js';
 import { startServer, type RunningServer } from '../src/server.js';
+import { VERSION } from '../src/version.js';
 import { EVENTS } from './helpers/fixtures.js';
 import { createTempDirs } from './helpers/temp.js';
 
@@ -25,9 +29,10 @@ interface RecallOut {
 
 const temp = createTempDirs();
 let server: RunningServer;
+let dir: string;
 
 beforeAll(async () => {
-  const dir = temp.make();
+  dir = temp.make();
   const config = loadConfig({ dataDir: dir, http: '127.0.0.1:0', observer: 'external' }, {});
   server = await startServer(config, silentLogger(), { checkResults: true });
 });
@@ -38,7 +43,7 @@ afterAll(async () => {
 
 const transports: Array<[string, () => MnemoClient]> = [
   ['socket', () => createSocketClient(server.socket.path)],
-  ['http', () => createHttpClient(server.http?.url ?? '')],
+  ['http', () => createHttpClient(server.http?.url ?? '', { dataDir: dir })],
 ];
 
 describe.each(transports)('contract over %s', (name, makeClient) => {
@@ -286,5 +291,23 @@ describe.each(transports)('contract over %s', (name, makeClient) => {
     expect(two?.text).toBe('[redacted:api_key]');
     const found = await recall(key.slice(8, 30));
     expect(ids(found)).not.toContain('sec-1');
+  });
+});
+
+describe('HTTP of a started server', () => {
+  it('regression for issue 8: is closed by default: a token in the data directory, a minimal /health', async () => {
+    expect(server.httpTokenFile).toBe(join(dir, 'http-token'));
+    expect(statSync(join(dir, 'http-token')).mode & 0o777).toBe(0o600);
+    const url = server.http?.url ?? '';
+    const rpc = await fetch(`${url}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 1, method: 'health' }),
+    });
+    expect(rpc.status).toBe(401);
+    expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', version: VERSION });
+    const authorization = `Bearer ${await readHttpToken(dir)}`;
+    const full = await fetch(`${url}/health`, { headers: { authorization } });
+    expect(await full.json()).toMatchObject({ status: 'ok', version: VERSION, data_dir: dir });
   });
 });

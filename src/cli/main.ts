@@ -9,6 +9,7 @@ interface GlobalOptions {
   dataDir?: string;
   socket?: string;
   owner?: string;
+  url?: string;
 }
 
 const positiveInt = (max: number) => (value: string) => {
@@ -37,6 +38,7 @@ export async function main(
     .option('--data-dir <dir>', 'data directory (env MNEMO_HOME, default ~/.mnemo)')
     .option('--socket <path>', 'Unix socket path (env MNEMO_SOCKET, default <data-dir>/mnemo.sock)')
     .option('--owner <owner>', 'owner for ingest/recall (env MNEMO_OWNER, default "local")')
+    .option('--url <url>', 'reach the server over HTTP (token: MNEMO_HTTP_TOKEN or <data-dir>/http-token)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) });
 
@@ -46,6 +48,7 @@ export async function main(
       ...(g.dataDir ? { dataDir: g.dataDir } : {}),
       ...(g.socket ? { socketPath: g.socket } : {}),
       ...(g.owner ? { owner: g.owner } : {}),
+      ...(g.url ? { url: g.url } : {}),
       ...extra,
     });
   };

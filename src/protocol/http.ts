@@ -1,31 +1,56 @@
-// HTTP face: POST /rpc with the socket's envelope, GET /health; a bearer token guards every route when set.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// HTTP face: POST /rpc with the socket's envelope, GET /health; Host, Origin and the bearer token are
+// checked before every route, and connections, time and answer sizes are bounded.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { JSONValue } from 'hono/utils/types';
 import { isLoopback } from '../config.js';
 import { isMemoryError, MemoryError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
-import { errorResponse, handleEnvelope, type HandleOptions, type RpcResponse } from './envelope.js';
+import {
+  errorResponse,
+  handleEnvelope,
+  type HandleOptions,
+  type RequestId,
+  type RpcResponse,
+} from './envelope.js';
+import {
+  bearerToken,
+  boundAuthorities,
+  createHostCheck,
+  isJsonMediaType,
+  originAuthority,
+  type Authenticate,
+} from './http-guard.js';
 import { parseJson } from './jsonl.js';
-import type { CallContext, MethodTable } from './method.js';
-import { LOCAL_PRINCIPAL } from './principal.js';
+import type { MethodTable } from './method.js';
+import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { httpStatusOf } from './wire-errors.js';
 
 export interface HttpAppOptions {
-  token?: string;
   table: MethodTable;
+  /** How a bearer token becomes a principal; `off`: no token is asked and every call acts for all owners. */
+  authenticate: Authenticate | 'off';
+  /** The address the app answers as: `Host` and `Origin` must name it, localhost or an allowed host. */
+  host: string;
+  port: number;
+  /** MNEMO_HTTP_ALLOWED_HOSTS: `name` (any port) or `name:port`, lower case. */
+  allowedHosts?: readonly string[];
   maxBodyBytes: number;
+  /** A larger answer is replaced by RESPONSE_TOO_LARGE. */
+  maxResponseBytes: number;
   log: Logger;
   handleOptions?: HandleOptions;
 }
 
 export interface HttpServerOptions extends HttpAppOptions {
-  host: string;
-  port: number;
+  /** Beyond it a new connection is closed at once. */
+  maxConnections: number;
+  /** Node's headersTimeout, requestTimeout and keepAliveTimeout: a slow client gets 408 and is cut. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   /** How long close() waits for running requests before cutting connections. */
   closeGraceMs?: number;
 }
@@ -36,45 +61,46 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-const CONTEXT: CallContext = { transport: 'http', principal: LOCAL_PRINCIPAL };
+type HttpEnv = { Variables: { principal: Principal | null } };
+
+/** Who calls /health without a token: no owner at all, so the answer says nothing about any. */
+const ANONYMOUS: Principal = Object.freeze({ kind: 'scoped', name: 'anonymous', owners: [] });
 const CLOSE_GRACE_MS = 10_000;
 
-const send = (c: Context, response: RpcResponse): Response =>
-  c.json(response, (response.ok ? 200 : httpStatusOf(response.error.code)) as ContentfulStatusCode);
+type Body = { ok: true; text: string } | { ok: false; why: 'too-large' | 'cut' };
 
-const fail = (c: Context, code: ErrorCode, message?: string, data?: Record<string, unknown>): Response =>
-  send(c, errorResponse(null, new MemoryError(code, message, data)));
-
-const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-
-/** Compares digests so the time taken says nothing about the token, not even its length. */
-function bearerMatches(header: string | undefined, expected: Buffer): boolean {
-  const presented = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '')?.[1];
-  return timingSafeEqual(digest(presented ?? ''), expected) && presented !== undefined;
-}
-
-/** The body as text, or null once it is known to exceed maxBytes (declared or counted). */
-async function readBody(request: Request, maxBytes: number): Promise<string | null> {
-  if (Number(request.headers.get('content-length')) > maxBytes) return null;
-  if (!request.body) return '';
+/**
+ * The body as text; `too-large` once it is known to exceed maxBytes (declared or counted); `cut` when the
+ * connection ended first (the client left, or requestTimeout cut it).
+ */
+async function readBody(request: Request, maxBytes: number): Promise<Body> {
+  if (Number(request.headers.get('content-length')) > maxBytes) return { ok: false, why: 'too-large' };
+  if (!request.body) return { ok: true, text: '' };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => ({ done: null, value: undefined }));
+    if (done === null) return { ok: false, why: 'cut' };
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      return null;
+      return { ok: false, why: 'too-large' };
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return { ok: true, text: new TextDecoder().decode(Buffer.concat(chunks)) };
 }
 
-function buildApp(options: HttpAppOptions, isClosing: () => boolean): Hono {
-  const { token, table, maxBodyBytes, log } = options;
+interface AppState {
+  closing(): boolean;
+  /** The bound `host:port` names; known once the server listens. */
+  authorities(): readonly string[];
+}
+
+function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
+  const { table, authenticate, maxBodyBytes, maxResponseBytes, log } = options;
   const handleOptions: HandleOptions = {
     ...options.handleOptions,
     onError: (error, method) => {
@@ -82,48 +108,109 @@ function buildApp(options: HttpAppOptions, isClosing: () => boolean): Hono {
       if (!isMemoryError(error)) log.error({ err: error, method }, 'method failed');
     },
   };
-  const app = new Hono();
+  const isOwnHost = createHostCheck(state.authorities, options.allowedHosts ?? []);
 
+  // invariant: no answer is larger than maxResponseBytes (test: http.test.ts "replaces an answer over
+  // maxResponseBytes").
+  const reply = (c: Context, id: RequestId, value: unknown, status: number): Response => {
+    let text = JSON.stringify(value);
+    const bytes = Buffer.byteLength(text);
+    if (bytes > maxResponseBytes) {
+      log.warn({ bytes, maxResponseBytes }, 'http answer too large');
+      const error = new MemoryError(
+        'RESPONSE_TOO_LARGE',
+        `the response would be ${bytes} bytes, over the limit of ${maxResponseBytes}`,
+        { bytes, maxResponseBytes },
+      );
+      text = JSON.stringify(errorResponse(id, error));
+      status = httpStatusOf('RESPONSE_TOO_LARGE');
+    }
+    return c.body(text, status as ContentfulStatusCode, { 'content-type': 'application/json' });
+  };
+  const send = (c: Context, response: RpcResponse): Response =>
+    reply(c, response.id, response, response.ok ? 200 : httpStatusOf(response.error.code));
+  const fail = (c: Context, code: ErrorCode, message?: string, data?: Record<string, unknown>): Response =>
+    send(c, errorResponse(null, new MemoryError(code, message, data)));
+  /** A refused request: its body is never read, so its connection is not reused. */
+  const refuse = (c: Context, code: ErrorCode, message: string): Response => {
+    c.header('Connection', 'close');
+    return fail(c, code, message);
+  };
+
+  const app = new Hono<HttpEnv>();
   app.use('*', async (c, next) => {
-    if (isClosing()) {
+    if (state.closing()) {
       c.header('Connection', 'close');
       return fail(c, 'SHUTTING_DOWN');
     }
     await next();
     // A request that was running when close() began must not keep its connection alive.
-    if (isClosing()) c.header('Connection', 'close');
+    if (state.closing()) c.header('Connection', 'close');
   });
 
-  if (token) {
-    const expected = digest(token);
-    app.use('*', async (c, next) => {
-      if (!bearerMatches(c.req.header('authorization'), expected)) {
-        c.header('WWW-Authenticate', 'Bearer');
-        return fail(c, 'UNAUTHORIZED');
-      }
-      await next();
-    });
-  }
+  // invariant: a page of another site, or one reached through a rebound DNS name, is refused before any
+  // route runs (test: http.test.ts "regression for issue 8: refuses what a web page can send").
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    if (!isOwnHost(host)) return refuse(c, 'FORBIDDEN', `this server does not answer to the host ${host}`);
+    const origin = c.req.header('origin');
+    const from = origin === undefined ? undefined : originAuthority(origin);
+    if (from === null || (from !== undefined && !isOwnHost(from))) {
+      return refuse(c, 'FORBIDDEN', 'requests from another origin are refused');
+    }
+    await next();
+  });
+
+  // invariant: with authentication on, only GET /health answers without a valid bearer token (test:
+  // http.test.ts "requires the bearer token on every route but a minimal /health").
+  app.use('*', async (c, next) => {
+    if (authenticate === 'off') {
+      c.set('principal', LOCAL_PRINCIPAL);
+      return next();
+    }
+    const header = c.req.header('authorization');
+    const token = header === undefined ? null : bearerToken(header);
+    const principal = token === null ? null : await authenticate(token);
+    const open = header === undefined && c.req.method === 'GET' && c.req.path === '/health';
+    if (principal === null && !open) {
+      c.header('WWW-Authenticate', 'Bearer');
+      return refuse(c, 'UNAUTHORIZED', 'a valid Authorization: Bearer <token> header is required');
+    }
+    c.set('principal', principal);
+    await next();
+  });
 
   app.post('/rpc', async (c) => {
+    if (!isJsonMediaType(c.req.header('content-type'))) {
+      return refuse(c, 'UNSUPPORTED_MEDIA_TYPE', 'the request body must be Content-Type: application/json');
+    }
     const body = await readBody(c.req.raw, maxBodyBytes);
-    if (body === null) {
+    if (!body.ok && body.why === 'cut') return refuse(c, 'INVALID_REQUEST', 'the request body was cut off');
+    if (!body.ok) {
       c.header('Connection', 'close');
       return fail(c, 'REQUEST_TOO_LARGE', `the request body exceeds ${maxBodyBytes} bytes`, { maxBodyBytes });
     }
-    const parsed = parseJson(body);
+    const parsed = parseJson(body.text);
     if (!parsed.ok) return fail(c, 'INVALID_JSON', `invalid JSON: ${parsed.message}`);
-    return send(c, await handleEnvelope(table, parsed.value, CONTEXT, handleOptions));
+    const principal = c.get('principal') ?? ANONYMOUS;
+    return send(
+      c,
+      await handleEnvelope(table, parsed.value, { transport: 'http', principal }, handleOptions),
+    );
   });
 
   app.get('/health', async (c) => {
+    const principal = c.get('principal');
     const response = await handleEnvelope(
       table,
       { id: null, method: 'health', params: {} },
-      CONTEXT,
+      { transport: 'http', principal: principal ?? ANONYMOUS },
       handleOptions,
     );
-    return response.ok ? c.json((response.result ?? null) as JSONValue, 200) : send(c, response);
+    if (!response.ok) return send(c, response);
+    const health = response.result as { status?: unknown; version?: unknown };
+    // Without a token: only that mnemo is up, and which version.
+    return reply(c, null, principal ? health : { status: health.status, version: health.version }, 200);
   });
 
   app.notFound((c) => fail(c, 'NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
@@ -134,8 +221,12 @@ function buildApp(options: HttpAppOptions, isClosing: () => boolean): Hono {
   return app;
 }
 
-/** The routes alone, for in-process `app.request()` calls. */
-export const createHttpApp = (options: HttpAppOptions): Hono => buildApp(options, () => false);
+/** The routes alone, for in-process `app.request()` calls (answering as options.host:options.port). */
+export const createHttpApp = (options: HttpAppOptions): Hono<HttpEnv> =>
+  buildApp(options, {
+    closing: () => false,
+    authorities: () => boundAuthorities(options.host, options.port),
+  });
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -163,16 +254,32 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const { host, port, log } = options;
-  // invariant: a non-loopback address is never served without a token (http.test.ts "refuses a public host").
-  if (!options.token && !isLoopback(host)) {
-    throw new MemoryError('HTTP_TOKEN_REQUIRED', `binding ${host} requires MNEMO_HTTP_TOKEN`, { host });
+  const { host, port, log, maxConnections } = options;
+  // invariant: HTTP is never served without a bearer token unless auth is off on loopback (tests:
+  // http.test.ts "refuses a public host without authentication", cli.test.ts "refuses MNEMO_HTTP_AUTH=off…").
+  if (options.authenticate === 'off' && !isLoopback(host)) {
+    throw new MemoryError('HTTP_TOKEN_REQUIRED', `serving ${host} requires a bearer token`, { host });
   }
   let closing = false;
-  const app = buildApp(options, () => closing);
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  let authorities: readonly string[] = [];
+  const app = buildApp(options, { closing: () => closing, authorities: () => authorities });
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: {
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      keepAliveTimeout: options.keepAliveTimeoutMs,
+      // Node checks the two timeouts only this often (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
+    },
+  }) as Server;
+  // invariant: at most maxConnections connections are open; more are closed on arrival (test: http.test.ts
+  // "closes connections beyond maxConnections").
+  server.maxConnections = maxConnections;
+  server.on('drop', () => log.warn({ maxConnections }, 'http connection refused: too many connections'));
   await listen(server, port, host);
   const actual = (server.address() as AddressInfo).port;
+  authorities = boundAuthorities(host, actual);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
   log.info({ url }, 'http listening');
 

@@ -1,4 +1,6 @@
 // The embedding worker inside the server, and the real `mnemo serve` process configured by environment.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { EmbeddingStatus } from '../../src/embed/embed.js';
@@ -121,7 +123,10 @@ describe('mnemo serve with MNEMO_EMBED_* / 真实进程', () => {
     const rpc = async <T>(method: string, params: unknown): Promise<T> => {
       const response = await fetch(`${proc?.httpUrl}/rpc`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${readFileSync(join(dir, 'http-token'), 'utf8').trim()}`,
+        },
         body: JSON.stringify({ id: 1, method, params }),
       });
       const body = (await response.json()) as { ok: boolean; result: T };

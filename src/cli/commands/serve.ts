@@ -4,6 +4,12 @@ import { createLogger } from '../../log.js';
 import { startServer } from '../../server.js';
 import { VERSION } from '../../version.js';
 
+/** Where the HTTP token is; never the token itself. */
+function tokenLine(config: Config, file: string | null): string {
+  if (file) return file;
+  return config.httpAuth === 'off' ? 'none (MNEMO_HTTP_AUTH=off)' : 'MNEMO_HTTP_TOKEN';
+}
+
 export async function serveCommand(config: Config, out: NodeJS.WritableStream): Promise<number> {
   const log = createLogger(config.logLevel);
   const server = await startServer(config, log);
@@ -13,6 +19,7 @@ export async function serveCommand(config: Config, out: NodeJS.WritableStream): 
       `  data:   ${config.dataDir}`,
       `  socket: ${server.socket.path}`,
       `  http:   ${server.http ? server.http.url : 'off'}`,
+      ...(server.http ? [`  token:  ${tokenLine(config, server.httpTokenFile)}`] : []),
       '',
     ].join('\n'),
   );

@@ -34,7 +34,7 @@ export async function statusCommand(
     else {
       out.write(
         [
-          `server:  ${status.server}${conn.mode === 'server' ? ` (${config.socketPath})` : ''}`,
+          `server:  ${status.server}${conn.via ? ` (${conn.via})` : ''}`,
           `data:    ${health.data_dir}`,
           `version: ${health.version} (schema ${health.schema_version})`,
           `events:  ${health.counts.events} from ${health.counts.owners} owner(s)`,
