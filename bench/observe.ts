@@ -74,7 +74,11 @@ async function ingest(service: MemoryService, stream: Stream, count: number): Pr
 
 /** Steps the worker until every event is published, moving the fake clock past the batch wait when idle. */
 async function drain(service: MemoryService, clock: { t: number }, observer: Observer) {
-  const observation = createObservation({ driver: service.driver, now: () => clock.t });
+  const observation = createObservation({
+    driver: service.driver,
+    redactor: service.redactor,
+    now: () => clock.t,
+  });
   const worker = createWorker({ observation, observer, log: silentLogger() });
   let batches = 0;
   let seconds = 0;

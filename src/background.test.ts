@@ -57,3 +57,35 @@ describe('createBackgroundLoop', () => {
     expect(loop.call().signal.aborted).toBe(false);
   });
 });
+
+describe('createBackgroundLoop backs off', () => {
+  it('doubles its pause with each failure in a row up to the cap, logs once per doubling, and resets on success', async () => {
+    const timers = createManualTimers();
+    const lines: string[] = [];
+    // Seven failures, a success, then one more failure.
+    const script = [1, 1, 1, 1, 1, 1, 1, 0, 1];
+    let steps = 0;
+    const loop = createBackgroundLoop({
+      name: 'store worker',
+      log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
+      step: async () => {
+        if ((script[steps++] ?? 0) === 1) throw new Error('disk full');
+        return 10;
+      },
+      errorPauseMs: 100,
+      maxErrorPauseMs: 1_000,
+      sleep: timers.sleep,
+    });
+    loop.start();
+    for (let i = 0; i < script.length; i++) {
+      const next = timers.nextSleep();
+      if (i > 0) timers.advance(timers.sleeps.at(-1) ?? 0);
+      await next;
+    }
+    await loop.stop();
+    expect(timers.sleeps).toEqual([100, 200, 400, 800, 1_000, 1_000, 1_000, 10, 100]);
+    // Logged at each doubling and at the first failure at the cap, not at every failure.
+    expect(lines.filter((l) => l.includes('step failed'))).toHaveLength(6);
+    expect(lines.filter((l) => l.includes('recovered'))).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 // The loop of a background worker (observation, embedding): wait for its turn, run one step, pause as
 // the step asks; stop() aborts the call in flight and resolves once the loop has ended.
 import { sleep, type Sleep, type TurnGate } from './activity.js';
+import { isMemoryError } from './errors.js';
 import type { Logger } from './log.js';
 
 export interface BackgroundLoopOptions {
@@ -9,8 +10,10 @@ export interface BackgroundLoopOptions {
   log: Logger;
   /** One step; resolves to how long to pause before the next (0: go on at once). */
   step(): Promise<number>;
-  /** Pause after a step that threw. */
+  /** Pause after a step that threw; it doubles with each failure in a row, up to maxErrorPauseMs. */
   errorPauseMs: number;
+  /** Longest pause after failures in a row (default 60 s). */
+  maxErrorPauseMs?: number;
   /** Waits for the worker's turn before each step (yielding to client writes); none: always its turn. */
   gate?: TurnGate;
   sleep?: Sleep;
@@ -30,6 +33,12 @@ export function createBackgroundLoop(options: BackgroundLoopOptions): Background
   let running: Promise<void> | undefined;
   let inFlight: AbortController | undefined;
 
+  const maxPause = options.maxErrorPauseMs ?? 60_000;
+  let failures = 0;
+  let lastPause = 0;
+
+  // invariant: failures in a row back off (doubling to a cap) and are logged once per doubling, never in a
+  // tight loop; the first success after them resets the pause (test: src/background.test.ts "backs off").
   async function run(): Promise<void> {
     while (!stopped.signal.aborted) {
       await options.gate?.waitTurn(stopped.signal);
@@ -37,9 +46,20 @@ export function createBackgroundLoop(options: BackgroundLoopOptions): Background
       let wait: number;
       try {
         wait = await options.step();
+        if (failures > 0) log.info({ failures }, `${name} recovered`);
+        failures = 0;
+        lastPause = 0;
       } catch (error) {
-        log.error({ err: error }, `${name} step failed`);
-        wait = options.errorPauseMs;
+        failures++;
+        wait = Math.min(maxPause, options.errorPauseMs * 2 ** (failures - 1));
+        const unavailable = isMemoryError(error) && error.code === 'STORAGE_UNAVAILABLE';
+        const longer = wait !== lastPause;
+        lastPause = wait;
+        if (longer || failures % 10 === 0) {
+          const detail = { err: error, failures, retryInMs: wait };
+          if (unavailable) log.warn(detail, `${name}: the store is unavailable; backing off`);
+          else log.error(detail, `${name} step failed`);
+        }
       }
       if (wait > 0 && !stopped.signal.aborted) await pause(wait, stopped.signal);
     }

@@ -54,7 +54,11 @@ describe('rebuildIndex', () => {
   it('rebuilds an emptied index to give the same answers for events and memories', async () => {
     const { service, client } = await open(temp.make());
     await client.call('memory.events.ingest', { owner: 'me', events: EVENTS });
-    const observation = createObservation({ driver: service.driver, now: () => T0 + 3_600_000 });
+    const observation = createObservation({
+      driver: service.driver,
+      redactor: service.redactor,
+      now: () => T0 + 3_600_000,
+    });
     const observer = createHeuristicObserver();
     for (let batch = await observation.claim(); batch; batch = await observation.claim()) {
       const { proposal } = await observer.propose(batch, new AbortController().signal);

@@ -89,7 +89,9 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
     log,
     preparer,
     databasePath,
-    embedding: options.config.embed ? openEmbedding(driver, options.config.embed) : undefined,
+    embedding: options.config.embed
+      ? openEmbedding(driver, options.config.embed, { redactor, log })
+      : undefined,
     now,
     async close() {
       await preparer.close();

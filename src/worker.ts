@@ -10,6 +10,7 @@ import { createModelObserver } from './observe/model-observer.js';
 import { createObservation, type Observation, type Usage } from './observe/observe.js';
 import type { Observer } from './observe/observer.js';
 import type { Driver } from './storage/driver.js';
+import type { Redactor } from './text/redact.js';
 
 export interface WorkerOptions {
   observation: Observation;
@@ -94,7 +95,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
 /** mnemo's own worker: the model observer when a model is configured, the heuristic observer otherwise. */
 export function createObservationWorker(
-  service: { driver: Driver; now(): number; log: Logger },
+  service: { driver: Driver; redactor: Redactor; now(): number; log: Logger },
   model: Config['model'],
   options: { gate?: TurnGate } = {},
 ): Worker {
@@ -105,7 +106,11 @@ export function createObservationWorker(
     : createHeuristicObserver();
   service.log.info({ observer: observer.name }, 'observation worker started');
   return createWorker({
-    observation: createObservation({ driver: service.driver, now: () => service.now() }),
+    observation: createObservation({
+      driver: service.driver,
+      redactor: service.redactor,
+      now: () => service.now(),
+    }),
     observer,
     log: service.log,
     ...options,

@@ -1,7 +1,9 @@
 // The optional vector channel: an embedding provider, a background worker that fills vec_docs, and the
 // nearest-neighbour search recall fuses with its other channels. Off unless configured.
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
 import type { Queryable } from '../storage/driver.js';
+import type { Redactor } from '../text/redact.js';
 import { createOpenAiEmbedder } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 import { createVectorSearch, type VectorSearch } from './query.js';
@@ -78,7 +80,11 @@ export async function embeddingStatus(db: Queryable, provider: EmbeddingProvider
   };
 }
 
-export function openEmbedding(db: Queryable, config: EmbedConfig): Embedding {
+export function openEmbedding(
+  db: Queryable,
+  config: EmbedConfig,
+  deps: { redactor: Redactor; log?: Logger },
+): Embedding {
   const endpoint = {
     baseUrl: config.baseUrl,
     model: config.model,
@@ -91,7 +97,7 @@ export function openEmbedding(db: Queryable, config: EmbedConfig): Embedding {
     model: config.model,
     weight: config.weight,
     provider,
-    search: createVectorSearch({ db, provider: queryProvider }),
+    search: createVectorSearch({ db, provider: queryProvider, ...deps }),
     status: () => embeddingStatus(db, provider),
   };
 }

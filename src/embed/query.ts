@@ -1,6 +1,9 @@
 // The vector channel at recall time: embed the query (bounded wait, small cache), then the owner's nearest
 // documents. It never throws: a failed or slow embedding is reported, and recall answers from the rest.
-import { isMemoryError } from '../errors.js';
+import { MemoryError } from '../errors.js';
+import { publicFailure } from '../llm/http.js';
+import type { Logger } from '../log.js';
+import type { Redactor } from '../text/redact.js';
 import type { DocFilters } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import type { EmbeddingProvider } from './provider.js';
@@ -21,10 +24,20 @@ export interface VectorSearch {
   search(query: string, filters: DocFilters, k: number): Promise<VectorOutcome>;
 }
 
+/** The fixed message of a degraded channel: the failure's details go to the log, never to the caller. */
+const degraded = (error: unknown, log: Logger | undefined): Degraded => {
+  const { code, message } = publicFailure(error);
+  log?.warn({ err: error }, 'the query embedding failed; recall answers without vectors');
+  return { channel: 'vector', code, message };
+};
+
 export interface VectorSearchOptions {
   db: Queryable;
   /** The query-time provider: its timeout is recall's wait for the embedding. */
   provider: EmbeddingProvider;
+  /** The query is redacted like an event before it reaches the provider or the cache. */
+  redactor: Redactor;
+  log?: Logger;
   /** Query vectors kept, least recently used dropped first. */
   cacheSize?: number;
 }
@@ -53,14 +66,18 @@ export function createLru<K, V>(size: number) {
 }
 
 export function createVectorSearch(options: VectorSearchOptions): VectorSearch {
-  const { db, provider } = options;
+  const { db, provider, redactor } = options;
   const cache = createLru<string, Float32Array>(options.cacheSize ?? 256);
 
-  async function queryVector(query: string): Promise<Float32Array | undefined> {
-    const cached = cache.get(query);
+  // invariant: the provider sees the redacted query only, and the cache is keyed by owner, so one owner's
+  // queries never answer another's (test: test/embed/vectors.test.ts "regression for issue 8 …").
+  async function queryVector(owner: string, query: string): Promise<Float32Array | undefined> {
+    const text = (await redactor.redact(query)).text;
+    const key = `${owner}\u0000${text}`;
+    const cached = cache.get(key);
     if (cached) return cached;
-    const [vector] = (await provider.embed([query])).vectors;
-    if (vector) cache.set(query, vector);
+    const [vector] = (await provider.embed([text])).vectors;
+    if (vector) cache.set(key, vector);
     return vector;
   }
 
@@ -75,17 +92,19 @@ export function createVectorSearch(options: VectorSearchOptions): VectorSearch {
         const usable = state !== undefined && stateMatches(state, provider.id, provider.dimensions);
         if (!usable || state.dimensions === null) return { hits: [] };
         if ((await ownerVectors(db, filters.owner)) === 0) return { hits: [] };
-        const vector = await queryVector(query);
+        const vector = await queryVector(filters.owner, query);
         if (!vector || vector.every((x) => x === 0)) return { hits: [] };
         if (vector.length !== state.dimensions) {
-          const message = `the query vector has ${vector.length} dimensions, the stored vectors ${state.dimensions}`;
-          return { hits: [], degraded: { channel: 'vector', code: 'EMBEDDING_FAILED', message } };
+          const why = `the query vector has ${vector.length} dimensions, the stored vectors ${state.dimensions}`;
+          const error = new MemoryError('EMBEDDING_FAILED', why, {
+            reason: 'bad_response',
+            provider: 'embedding model',
+          });
+          return { hits: [], degraded: degraded(error, options.log) };
         }
         return { hits: await searchVectors(db, vector, k, filters) };
       } catch (error) {
-        const code = isMemoryError(error) ? error.code : 'INTERNAL';
-        const message = error instanceof Error ? error.message : String(error);
-        return { hits: [], degraded: { channel: 'vector', code, message } };
+        return { hits: [], degraded: degraded(error, options.log) };
       }
     },
   };

@@ -3,6 +3,7 @@
 import type { Sleep, TurnGate } from '../activity.js';
 import { createBackgroundLoop } from '../background.js';
 import { isMemoryError } from '../errors.js';
+import { publicFailure } from '../llm/http.js';
 import { getEventsByIds } from '../ingest/store.js';
 import type { Logger } from '../log.js';
 import { retryDelayMs } from '../observe/commit.js';
@@ -130,11 +131,13 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
     } catch (error) {
       if (call.signal.aborted) return { outcome: 'stopped' };
       const code = isMemoryError(error) ? error.code : 'EMBEDDING_FAILED';
-      const message = error instanceof Error ? error.message : String(error);
+      const reason = error instanceof Error ? error.message : String(error);
+      // The stored error is what health shows: a code and a fixed message, never the provider's answer.
+      const message = `${code}: ${publicFailure(error).message}`;
       const failures = await driver.transaction((tx) => recordFailure(tx, message, now()));
       const retryInMs = retryDelayMs(failures, { retryBaseMs: o.backoffBaseMs, retryCapMs: o.backoffCapMs });
-      log.warn({ code, reason: message, failures, retryInMs }, 'embedding failed; the batch will be retried');
-      return { outcome: 'failed', code, message, failures, retryInMs };
+      log.warn({ code, reason, failures, retryInMs }, 'embedding failed; the batch will be retried');
+      return { outcome: 'failed', code, message: reason, failures, retryInMs };
     } finally {
       call.done();
     }

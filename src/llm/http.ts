@@ -1,6 +1,6 @@
 // JSON over HTTP to an OpenAI-compatible endpoint: a timeout per attempt, retries on 429, 5xx and network
 // errors with doubling backoff that honours Retry-After; a timeout or a bad answer is not retried.
-import { MemoryError, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, MemoryError, type ErrorCode } from '../errors.js';
 
 export interface RetryOptions {
   timeoutMs: number;
@@ -76,14 +76,14 @@ async function attempt<T>(post: JsonPost<T>, o: RetryOptions): Promise<Attempt<T
       return {
         ok: false,
         retry: false,
-        error: new MemoryError(post.codes.timeout, message, { reason: 'timeout' }),
+        error: new MemoryError(post.codes.timeout, message, { reason: 'timeout', provider: post.label }),
       };
     }
     const message = `${post.label} request failed: ${error instanceof Error ? error.message : String(error)}`;
     return {
       ok: false,
       retry: true,
-      error: new MemoryError(post.codes.failed, message, { reason: 'network' }),
+      error: new MemoryError(post.codes.failed, message, { reason: 'network', provider: post.label }),
     };
   }
   if (!response.ok) {
@@ -92,7 +92,11 @@ async function attempt<T>(post: JsonPost<T>, o: RetryOptions): Promise<Attempt<T
       ok: false,
       retry: retryable(response.status),
       waitMs: retryAfterMs(response.headers.get('retry-after')),
-      error: new MemoryError(post.codes.failed, message, { reason: 'http', status: response.status }),
+      error: new MemoryError(post.codes.failed, message, {
+        reason: 'http',
+        status: response.status,
+        provider: post.label,
+      }),
     };
   }
   const parsed = post.parse(text);
@@ -100,7 +104,10 @@ async function attempt<T>(post: JsonPost<T>, o: RetryOptions): Promise<Attempt<T
   return {
     ok: false,
     retry: false,
-    error: new MemoryError(post.codes.failed, parsed.message, { reason: 'bad_response' }),
+    error: new MemoryError(post.codes.failed, parsed.message, {
+      reason: 'bad_response',
+      provider: post.label,
+    }),
   };
 }
 
@@ -123,4 +130,23 @@ export async function postJson<T>(
     const backoff = Math.min(o.retryCapMs, o.retryBaseMs * 2 ** n);
     await sleep(Math.min(o.retryCapMs, outcome.waitMs ?? backoff), post.signal);
   }
+}
+
+/**
+ * What a client may see of a provider's failure: its code and a fixed short message. The provider's answer
+ * and internal error text go to the log only (they may echo what was sent, or the provider's internals).
+ */
+export function publicFailure(error: unknown): { code: string; message: string } {
+  if (!(error instanceof MemoryError)) return { code: 'INTERNAL', message: 'internal error' };
+  const provider = typeof error.data?.provider === 'string' ? error.data.provider : 'provider';
+  const reason = error.data?.reason;
+  if (reason === 'timeout') return { code: error.code, message: `the ${provider} did not answer in time` };
+  if (reason === 'network') return { code: error.code, message: `the ${provider} could not be reached` };
+  if (reason === 'http') {
+    const status = typeof error.data?.status === 'number' ? ` ${error.data.status}` : '';
+    return { code: error.code, message: `the ${provider} answered HTTP${status}` };
+  }
+  if (reason === 'bad_response')
+    return { code: error.code, message: `the ${provider} answer was not usable` };
+  return { code: error.code, message: ERROR_CODES[error.code] };
 }

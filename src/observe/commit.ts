@@ -2,6 +2,8 @@
 import { MemoryError } from '../errors.js';
 import type { Driver, Queryable } from '../storage/driver.js';
 import { prepareMemories, writePublication } from './publish.js';
+import { redactProposal } from './redact-proposal.js';
+import type { Redactor } from '../text/redact.js';
 import type { Receipt, Usage } from './schema.js';
 import { addUsage, batchItems, getBatch, insertFailure, requeueBatch, type BatchRow } from './store.js';
 import { validateProposal, type ProposalIssue } from './validate.js';
@@ -61,6 +63,7 @@ async function recordFailure(
 
 export interface EndLeaseDeps {
   driver: Driver;
+  redactor: Redactor;
   now: () => number;
   policy: RetryPolicy;
 }
@@ -99,18 +102,12 @@ export async function commitBatch(
     );
   }
   const owner = first.batch.owner;
-  const prepared = prepareMemories(owner, params.batch_id, items, checked.value.memories, now);
+  const proposal = await redactProposal(deps.redactor, checked.value);
+  const prepared = prepareMemories(owner, params.batch_id, items, proposal.memories, now);
   return deps.driver.transaction(async (tx) => {
     const held = await holdLease(tx, params.batch_id, params.token, allowed);
     if (held.kind === 'published') return held.receipt;
-    return writePublication(
-      tx,
-      { batchId: params.batch_id, owner },
-      prepared,
-      checked.value,
-      params.usage,
-      now,
-    );
+    return writePublication(tx, { batchId: params.batch_id, owner }, prepared, proposal, params.usage, now);
   });
 }
 

@@ -2,10 +2,12 @@
 import type { Handlers } from '../protocol/catalog.js';
 import { allows } from '../protocol/principal.js';
 import type { Driver } from '../storage/driver.js';
+import type { Redactor } from '../text/redact.js';
 import { createObservation, type ObserveOptions } from './observe.js';
 
 export interface ObserveMethodDeps {
   driver: Driver;
+  redactor: Redactor;
   now(): number;
   observe?: Partial<ObserveOptions>;
   /** Whether mnemo's own observation worker defers to client writes now; undefined when none runs. */
@@ -21,6 +23,7 @@ type ObserveMethod =
 export function observeHandlers(service: ObserveMethodDeps): Handlers<ObserveMethod> {
   const observation = createObservation({
     driver: service.driver,
+    redactor: service.redactor,
     now: () => service.now(),
     ...(service.observe ? { options: service.observe } : {}),
   });

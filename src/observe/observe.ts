@@ -1,5 +1,6 @@
 // Observe: events → batches → leased proposals → validated, atomically published memories.
 import type { Driver } from '../storage/driver.js';
+import type { Redactor } from '../text/redact.js';
 import { claimNext, closeReadyBatches, describeClaim } from './claim.js';
 import { commitBatch, failBatch, releaseBatch, type OwnerCheck, type RetryPolicy } from './commit.js';
 import type { ClaimedBatch, ClaimParams, ObservationStatus, Receipt, Usage } from './schema.js';
@@ -37,6 +38,8 @@ export const OBSERVE_DEFAULTS: Readonly<ObserveOptions> = Object.freeze({
 
 export interface ObservationDeps {
   driver: Driver;
+  /** Redacts what proposals publish, as ingest redacts events. */
+  redactor: Redactor;
   now: () => number;
   options?: Partial<ObserveOptions>;
 }
@@ -66,7 +69,7 @@ export interface Observation {
 
 export function createObservation(deps: ObservationDeps): Observation {
   const options: ObserveOptions = { ...OBSERVE_DEFAULTS, ...deps.options };
-  const endDeps = { driver: deps.driver, now: deps.now, policy: options };
+  const endDeps = { driver: deps.driver, redactor: deps.redactor, now: deps.now, policy: options };
   return {
     async claim(params = {}) {
       const now = deps.now();

@@ -106,6 +106,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     'timeline.expand': read,
     ...observeHandlers({
       driver: db,
+      redactor: service.redactor,
       now: service.now,
       ...(activity ? { deferring: () => activity.deferring(OBSERVATION_WORKER) } : {}),
     }),

@@ -6,7 +6,17 @@ export interface WireError {
   code: ErrorCode;
   message: string;
   data?: Record<string, unknown>;
+  /** The same request may succeed later unchanged (the store, the server or a limit recovers). */
+  retryable?: true;
 }
+
+/** Codes whose request may be sent again as it is. */
+export const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'STORAGE_UNAVAILABLE',
+  'SHUTTING_DOWN',
+  'TOO_MANY_CONNECTIONS',
+  'SERVER_UNAVAILABLE',
+]);
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_JSON: 400,
@@ -51,9 +61,12 @@ export function zodIssues(error: z.ZodError): Array<{ path: string; message: str
 
 export function toWireError(error: unknown): WireError {
   if (isMemoryError(error)) {
-    return error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.data === undefined ? {} : { data: error.data }),
+      ...(RETRYABLE.has(error.code) ? { retryable: true as const } : {}),
+    };
   }
   return { code: 'INTERNAL', message: ERROR_CODES.INTERNAL };
 }

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { MemoryError } from '../errors.js';
 import type { Driver, Queryable, RunResult, SqlValue } from './driver.js';
+import { rethrowFault } from './faults.js';
 import { Mutex } from './mutex.js';
 
 export interface SqliteOptions {
@@ -49,21 +50,34 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
     return stmt;
   };
 
+  // invariant: a full disk, a read-only or locked database reach callers as STORAGE_UNAVAILABLE
+  // (test: src/storage/faults.test.ts).
+  const safely = <R>(fn: () => R): R => {
+    try {
+      return fn();
+    } catch (error) {
+      return rethrowFault(error);
+    }
+  };
   const direct: Queryable = {
     dialect: 'sqlite',
     async query<T>(sql: string, params: readonly SqlValue[] = []) {
-      const stmt = prepare(sql);
-      return (stmt.reader ? stmt.all(...params) : (stmt.run(...params), [])) as T[];
+      return safely(() => {
+        const stmt = prepare(sql);
+        return (stmt.reader ? stmt.all(...params) : (stmt.run(...params), [])) as T[];
+      });
     },
     async get<T>(sql: string, params: readonly SqlValue[] = []) {
-      return prepare(sql).get(...params) as T | undefined;
+      return safely(() => prepare(sql).get(...params) as T | undefined);
     },
     async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-      const info = prepare(sql).run(...params);
-      return { changes: info.changes, lastInsertRowid: Number(info.lastInsertRowid) };
+      return safely(() => {
+        const info = prepare(sql).run(...params);
+        return { changes: info.changes, lastInsertRowid: Number(info.lastInsertRowid) };
+      });
     },
     async exec(sql: string) {
-      db.exec(sql);
+      safely(() => db.exec(sql));
     },
   };
 
@@ -89,13 +103,14 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       await lock.acquire();
       try {
-        db.exec('BEGIN IMMEDIATE');
+        safely(() => db.exec('BEGIN IMMEDIATE'));
         try {
           const result = await fn(direct);
-          db.exec('COMMIT');
+          safely(() => db.exec('COMMIT'));
           return result;
         } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
+          // A rollback that fails too (the disk is gone) must not hide the first error.
+          if (db.inTransaction) safely(() => db.exec('ROLLBACK'));
           throw error;
         }
       } finally {

@@ -312,7 +312,7 @@ describe('vector channel: failures / 故障', () => {
       embedded: 0,
       pending: ALICE.length,
       failures: 2,
-      last_error: expect.stringContaining('HTTP 429'),
+      last_error: 'EMBEDDING_FAILED: the embedding endpoint answered HTTP 429',
     });
     embeddings.push({ status: 429, headers: { 'retry-after': '7' } });
     expect(await worker.runOnce()).toMatchObject({ outcome: 'embedded', docs: ALICE.length });
@@ -339,13 +339,35 @@ describe('vector channel: failures / 故障', () => {
     expect(await recall('alice', 'car garage')).not.toHaveProperty('degraded');
   });
 
+  it('regression for issue 8: shows no provider answer to clients, redacts the query, caches per owner', async () => {
+    await seeded();
+    embeddings.push({ status: 500, raw: 'upstream trace: db=prod-embeddings pass=Pr0v1der!' });
+    const failed = await recall('alice', 'car garage');
+    expect(failed.degraded).toEqual([
+      { channel: 'vector', code: 'EMBEDDING_FAILED', message: 'the embedding endpoint answered HTTP 500' },
+    ]);
+    expect(JSON.stringify(failed)).not.toContain('upstream');
+    const key = `sk-proj-${'Qm4Nv8Tx'.repeat(4)}`;
+    const before = embeddings.requests.length;
+    await recall('alice', `car garage ${key}`);
+    expect(embeddings.requests.at(-1)?.body.input).toEqual(['car garage [redacted:api_key]']);
+    // The same text for another owner is embedded again: cached vectors are one owner's own.
+    await recall('bob', `car garage ${key}`);
+    await recall('alice', `car garage ${key}`);
+    expect(embeddings.requests.length - before).toBe(2);
+  });
+
   it('waits for the query embedding no longer than its timeout / 超时', async () => {
     await seeded({ timeoutMs: 150 });
     embeddings.push({ hang: true });
     const result = await recall('alice', 'car garage');
     expect(result.items[0]?.id).toBe('a1');
     expect(result.degraded).toEqual([
-      { channel: 'vector', code: 'EMBEDDING_TIMEOUT', message: expect.stringContaining('150 ms') },
+      {
+        channel: 'vector',
+        code: 'EMBEDDING_TIMEOUT',
+        message: 'the embedding endpoint did not answer in time',
+      },
     ]);
   });
 

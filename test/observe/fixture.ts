@@ -34,6 +34,7 @@ export async function openFixture(
   const client = createLocalClient(createMethodTable(service), { checkResults: true });
   const observation = createObservation({
     driver: service.driver,
+    redactor: service.redactor,
     now: clock.now,
     ...(options.observe ? { options: options.observe } : {}),
   });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaimedBatch, ProposalInput } from '../../src/observe/observe.js';
 import type { RecallResult } from '../../src/recall/schema.js';
 import { event, openFixture, type ObserveFixture } from './fixture.js';
+import { matchRefs } from '../helpers/index-match.js';
 
 let f: ObserveFixture;
 beforeEach(async () => {
@@ -118,6 +119,57 @@ describe('publish / 发布', () => {
       'a1:cited',
       'u3:discarded',
     ]);
+  });
+
+  it('regression for issue 8: redacts what a proposal publishes, in every part / 提案内容同样脱敏', async () => {
+    const key = `sk-proj-${'Zq7Xw2Lr'.repeat(4)}`;
+    const batch = await claimBatch();
+    const leaky: ProposalInput = {
+      dispositions: [
+        ...PROPOSAL.dispositions.slice(0, 3),
+        { event_id: 'u3', action: 'discarded', reason: `user pasted password=Hunter2Hunter2` },
+      ],
+      memories: [
+        {
+          kind: 'episode',
+          text: `Deployed with the key ${key}`,
+          sources: ['u1', 'a1'],
+          cues: [`token=${key}`],
+        },
+        {
+          kind: 'fact',
+          fact_kind: 'project',
+          subject: 'release contact 13912345678',
+          predicate: 'requires',
+          object: `api_key=${key}`,
+          text: '发布前要先跑 npm run check',
+          sources: ['u2'],
+          quotes: [{ event_id: 'u2', text: '发布前要先跑 npm run check' }],
+        },
+        {
+          kind: 'procedure',
+          text: '发布流程',
+          sources: ['u2'],
+          steps: [`export OPENAI_API_KEY=${key}`, '密码：Xy7kLm9q2 登录'],
+          risk: 'medium',
+        },
+      ],
+    };
+    await f.observation.commit({ batch_id: batch.batch_id, token: batch.token, proposal: leaky });
+    const stored = JSON.stringify(
+      await f.service.driver.query('SELECT text, subject, object, cues, procedure, quotes FROM memories'),
+    );
+    const reasons = JSON.stringify(await f.service.driver.query('SELECT reason FROM observation_items'));
+    for (const secret of [key, 'Zq7Xw2Lr', '13912345678', 'Hunter2Hunter2', 'Xy7kLm9q2']) {
+      expect(stored).not.toContain(secret);
+      expect(reasons).not.toContain(secret);
+    }
+    expect(stored).toContain('[redacted:api_key]');
+    expect(stored).toContain('[redacted:phone]');
+    expect(stored).toContain('发布前要先跑 npm run check');
+    expect(await matchRefs(f.service.driver, 'u', key.toLowerCase())).toEqual([]);
+    const recalled = await f.client.call<RecallResult>('memory.recall', { owner: 'u', query: key });
+    expect(JSON.stringify(recalled.items)).not.toContain(key);
   });
 
   it('keeps a publish sequence per owner / 每个 owner 各自的发布序号', async () => {
