@@ -1,6 +1,5 @@
 // Composition root: open storage, migrate, build the stages, close cleanly.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { openEmbedding, type Embedding } from './embed/embed.js';
@@ -10,6 +9,7 @@ import { createPreparePool } from './ingest/prepare-pool.js';
 import type { Driver, Queryable } from './storage/driver.js';
 import { migrate, type MigrationResult } from './storage/migrate.js';
 import { openSqlite } from './storage/sqlite.js';
+import { secureDataDir, tightenFiles } from './storage/file-modes.js';
 import { createRedactor, type Redactor } from './text/redact.js';
 import { silentLogger, type Logger } from './log.js';
 import { rebuildIndex, rebuildPending } from './reindex.js';
@@ -51,9 +51,11 @@ export const databaseFile = (dataDir: string): string => join(dataDir, 'mnemo.sq
 
 export async function openMemory(options: MemoryServiceOptions): Promise<MemoryService> {
   const databasePath = options.databasePath ?? databaseFile(options.config.dataDir);
-  if (databasePath !== ':memory:') mkdirSync(options.config.dataDir, { recursive: true, mode: 0o700 });
-  const driver = openSqlite({ path: databasePath, vectors: options.config.embed !== undefined });
   const log = options.log ?? silentLogger();
+  const onDisk = databasePath !== ':memory:';
+  if (onDisk) secureDataDir(options.config.dataDir, databasePath, log);
+  const driver = openSqlite({ path: databasePath, vectors: options.config.embed !== undefined });
+  if (onDisk) tightenFiles(options.config.dataDir, databasePath, log);
   let migration: MigrationResult;
   try {
     migration = await migrate(driver);

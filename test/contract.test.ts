@@ -184,14 +184,32 @@ describe.each(transports)('contract over %s', (name, makeClient) => {
     expect(q.items[0]?.id).toBe('tl-1');
     expect(q.items[0]?.head.length).toBe(1_200);
     expect(q.items[0]?.truncated).toBe(true);
-    const page1 = await client.call<{ items: Array<{ id: string }>; next_after: number | null }>(
-      'timeline.query',
-      {
-        owner,
-        limit: 3,
-      },
-    );
+    const page1 = await client.call<{
+      items: Array<{ id: string }>;
+      next_after: number | null;
+      total: number;
+    }>('timeline.query', {
+      owner,
+      limit: 3,
+    });
     expect(page1.items.map((i) => i.id)).toEqual(['e1', 'e2', 'e3']);
+    // Regression for issue 8: total is the number of matches (命中数), not the items on the page.
+    const all = await client.call<{ items: Array<{ head: string }>; total: number }>('timeline.query', {
+      owner,
+      limit: 50,
+    });
+    expect(page1.total).toBe(all.items.length);
+    expect(all.total).toBe(all.items.length);
+    expect(page1.total).toBeGreaterThan(3);
+    const words = await client.call<{ items: unknown[]; total: number }>('timeline.query', {
+      owner,
+      query: 'window',
+      limit: 1,
+    });
+    expect(words.items).toHaveLength(1);
+    const heads = all.items.map((i) => i.head);
+    expect(words.total).toBe(heads.filter((h) => /window/i.test(h)).length);
+    expect(words.total).toBeGreaterThan(1);
     const page2 = await client.call<{ items: Array<{ id: string }> }>('timeline.query', {
       owner,
       limit: 3,

@@ -100,23 +100,36 @@ export interface EventPage {
   limit: number;
 }
 
-/** Events in sequence order after a cursor. */
-export async function pageEvents(db: Queryable, page: EventPage): Promise<StoredEvent[]> {
-  const where = ['owner = ?', 'seq > ?'];
-  const params: Array<string | number> = [page.owner, page.after ?? 0];
+function pageWhere(page: Omit<EventPage, 'limit'>, after: boolean) {
+  const where = ['owner = ?'];
+  const params: Array<string | number> = [page.owner];
   const add = (clause: string, value: string | number | undefined) => {
     if (value === undefined) return;
     where.push(clause);
     params.push(value);
   };
+  if (after) add('seq > ?', page.after ?? 0);
   add('at >= ?', page.from);
   add('at <= ?', page.to);
   add('task_id = ?', page.taskId);
-  const rows = await db.query<RawEvent>(
-    `SELECT ${COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
-    [...params, page.limit],
-  );
+  return { where: where.join(' AND '), params };
+}
+
+/** Events in sequence order after a cursor. */
+export async function pageEvents(db: Queryable, page: EventPage): Promise<StoredEvent[]> {
+  const { where, params } = pageWhere(page, true);
+  const rows = await db.query<RawEvent>(`SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY seq LIMIT ?`, [
+    ...params,
+    page.limit,
+  ]);
   return rows.map(toStored);
+}
+
+/** How many of the owner's events pass the page's filters, whatever the cursor. */
+export async function countPage(db: Queryable, page: Omit<EventPage, 'limit' | 'after'>): Promise<number> {
+  const { where, params } = pageWhere(page, false);
+  const row = await db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE ${where}`, params);
+  return Number(row?.n ?? 0);
 }
 
 export async function countEvents(db: Queryable): Promise<{ events: number; owners: number }> {

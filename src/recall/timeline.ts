@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { MemoryError } from '../errors.js';
 import { EVENT_KINDS, OwnerSchema, TimeSchema } from '../ingest/schema.js';
-import { getEventsByIds, pageEvents } from '../ingest/store.js';
+import { countPage, getEventsByIds, pageEvents } from '../ingest/store.js';
 import type { StoredEvent } from '../ingest/schema.js';
-import { searchBm25, selectTerms } from '../search/search.js';
+import { DEFAULT_COLUMN_WEIGHTS, searchBm25, selectTerms } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import { queryTerms, tokenize } from '../text/tokenize.js';
 
@@ -66,16 +66,17 @@ export async function queryTimeline(db: Queryable, p: TimelineQueryParams) {
     const last = events.at(-1);
     return {
       items: events.map((e) => head(e)),
-      total: events.length,
+      total: await countPage(db, { owner: p.owner, from: p.from, to: p.to, taskId: p.task_id }),
       next_after: events.length === p.limit && last ? last.seq : null,
     };
   }
   const selection = await selectTerms(db, p.owner, terms);
-  const { hits } = await searchBm25(
+  const { hits, matched } = await searchBm25(
     db,
     selection,
     { owner: p.owner, kinds: ['event'], from: p.from, to: p.to, taskId: p.task_id },
-    { limit: 200 },
+    // Only an event's own text: a match in its context (the turn before) is the other event's.
+    { limit: 200, weights: { ...DEFAULT_COLUMN_WEIGHTS, context: 0 } },
   );
   const events = (
     await getEventsByIds(
@@ -94,7 +95,8 @@ export async function queryTimeline(db: Queryable, p: TimelineQueryParams) {
   scored.sort((a, b) => b.n - a.n || b.e.at - a.e.at || b.e.seq - a.e.seq);
   return {
     items: scored.slice(0, p.limit).map(({ e, n }) => head(e, n)),
-    total: scored.length,
+    // The number of matching events (the seed's 命中数), not of the items on this page.
+    total: matched,
     next_after: null,
   };
 }

@@ -104,6 +104,9 @@ export interface Bm25Hit extends DocHit {
 export interface Bm25Result {
   /** The best `limit` documents. */
   hits: Bm25Hit[];
+  /** Documents that score (hold a selected term in a weighted field) and pass the filters; estimated for a
+   * term over the budget. */
+  matched: number;
   /** The best `limit` documents inside the spans (empty without spans). */
   timed: Bm25Hit[];
 }
@@ -121,14 +124,15 @@ export async function searchBm25(
   options: Bm25Options,
 ): Promise<Bm25Result> {
   const owner = selection.owner;
-  if (!owner || selection.selected.length === 0) return { hits: [], timed: [] };
+  if (!owner || selection.selected.length === 0) return { hits: [], timed: [], matched: 0 };
   const index = indexOf(db);
   const maxPostings = options.maxPostings ?? MAX_POSTINGS;
   const w = options.weights ?? DEFAULT_COLUMN_WEIGHTS;
   const spans = options.spans ?? [];
   const [first] = selection.selected;
+  const overBudget = first !== undefined && first.df > maxPostings;
   const terms =
-    first && first.df > maxPostings
+    first && overBudget
       ? [{ df: first.df, postings: await index.newestPostings(db, owner, first.term, filters, maxPostings) }]
       : await readPostings(db, owner, selection.selected);
   const ids = new Set<number>();
@@ -159,7 +163,11 @@ export async function searchBm25(
       ? [{ docId, kind: row.kind, ref: row.ref, at: row.at, sessionId: row.sessionId, role: row.role, score }]
       : [];
   };
-  return { hits: top.flatMap(hit), timed: timed.flatMap(hit) };
+  return {
+    hits: top.flatMap(hit),
+    timed: timed.flatMap(hit),
+    matched: overBudget ? Math.max(ranked.length, first.df) : ranked.length,
+  };
 }
 
 async function readPostings(db: Queryable, owner: OwnerStats, selected: readonly TermStat[]) {
