@@ -266,6 +266,21 @@ describe.each(transports)('contract over %s', (name, makeClient) => {
     );
     expect(tooMany.code).toBe('INVALID_PARAMS');
     expect(JSON.stringify(tooMany.data)).toContain('"path":"events"');
+    // Regression for issue 8: arrays in params have maxima, never "too many SQL variables".
+    const manyKinds = await codeOf(
+      client.call('memory.recall', {
+        owner,
+        query: 'x',
+        kinds: Array.from({ length: 40_000 }, () => 'event'),
+      }),
+    );
+    expect(manyKinds.code).toBe('INVALID_PARAMS');
+    expect(JSON.stringify(manyKinds.data)).toContain('"path":"kinds"');
+    const manyIds = await codeOf(
+      client.call('memory.evidence.get', { owner, ids: Array.from({ length: 40_000 }, (_, i) => `e${i}`) }),
+    );
+    expect(manyIds.code).toBe('INVALID_PARAMS');
+    expect(JSON.stringify(manyIds.data)).toContain('"path":"ids"');
     const tooLong = await client.call<{ rejected: Array<{ code: string; message: string }> }>(
       'memory.events.ingest',
       {

@@ -9,7 +9,12 @@ export const RecallParamsSchema = z.object({
   owner: OwnerSchema,
   query: z.string().trim().min(1, 'query must not be empty').max(4000, 'query is at most 4,000 characters'),
   limit: z.number().int().min(1).max(50).default(10),
-  kinds: z.array(z.enum(RECALL_KINDS)).min(1).optional(),
+  kinds: z
+    .array(z.enum(RECALL_KINDS))
+    .min(1)
+    .max(RECALL_KINDS.length, `kinds holds at most ${RECALL_KINDS.length} kinds`)
+    .transform((kinds) => [...new Set(kinds)])
+    .optional(),
   from: TimeSchema.optional(),
   to: TimeSchema.optional(),
   session_id: z.string().min(1).optional(),
