@@ -45,7 +45,7 @@ describe('a text that is only a credential / 整条只是凭据', () => {
     ['token', `  ${fake.github}\n`],
     ['private_key', `\n${fake.rsaPem}\n`],
     ['jwt', fake.jwt],
-    ['phone', '13812345678'],
+    ['phone', '138 1234 5678'],
     ['id_number', fake.residentId],
   ] as const)('becomes exactly the %s marker', async (type, text) => {
     const result = await redactor.redact(text);
@@ -151,8 +151,8 @@ describe('mergeSpans / 重叠合并', () => {
   });
 
   it('never cuts a secret when a short span starts first / 短片段在前也不泄露后半段', async () => {
-    // The phone rule sees the first 11 digits; the e-mail rule sees the whole address.
-    const result = await redactor.redact('13812345678@example.com');
-    expect(result.text).toBe('[redacted:email]');
+    // The phone rule sees the first 11 digits (with `call` as context); the e-mail rule the whole address.
+    const result = await redactor.redact('call 13812345678@example.com');
+    expect(result.text).toBe('call [redacted:email]');
   });
 });
