@@ -31,13 +31,14 @@ const ZH_KEY_VALUE = new RegExp(
 );
 const ZH_HINT = /密|口令|钥|鑰|令牌|凭|授权码/;
 
-// scheme://user:password@host, user possibly empty; greedy up to the last `@` so `p@ss` is not cut in half.
+// scheme://user:password@host, user possibly empty; greedy up to the last `@` so `p@ss` is not cut in half,
+// and `#` taken as written (passwords are pasted unencoded).
 const URL_USERINFO =
-  /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:/?#@]{0,256}:([^\s/?#]{1,1024})@/g;
+  /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:/?#@]{0,256}:([^\s/?]{1,1024})@/g;
 
 // A code reference (`this.password`, `access_token`, `getToken(user)`), not a literal.
 const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[a-z]+(?:_[a-z]+)+$/;
-const CODE_CALL = /^[A-Za-z_$][\w$.]*\(/;
+const CODE_CALL = /^[A-Za-z_$][\w$.]*[([]/;
 // After `Password:` these start a sentence, not a passphrase ("Password: please reset it").
 const PROSE_START = new Set(
   (
@@ -138,12 +139,21 @@ function unquote(raw: string, quote: string): string {
   return body.endsWith(close) ? body.slice(0, -close.length) : body;
 }
 
-// `a&state=1`, `x; Path=/`, `k, next=2`: a separator before another pair or a space ends the value.
+// `a&state=1`, `x; Path=/`, `k, next=2`: a separator before another pair or a space ends the value; so does
+// trailing punctuation, and a closing bracket that opens nowhere in the value (`${X}` keeps its brace).
 function cutUnquoted(raw: string): string {
   const cut = /[&;,](?=\s|$|[A-Za-z_][\w.-]*=)/.exec(raw);
-  const value = cut ? raw.slice(0, cut.index) : raw;
-  return value.replace(/[.,:;)\]}'>]+$/, '');
+  let value = cut ? raw.slice(0, cut.index) : raw;
+  for (let last = value.at(-1); last !== undefined; last = value.at(-1)) {
+    const opener = CLOSERS[last];
+    const unbalanced = opener !== undefined && value.split(opener).length < value.split(last).length;
+    if (!".,:;'".includes(last) && !unbalanced) break;
+    value = value.slice(0, -1);
+  }
+  return value;
 }
+
+const CLOSERS: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{', '>': '<' };
 
 function isCredentialValue({ key, value, joint, quoted, keyQuoted, chinese }: KeyValue): boolean {
   if (!isSecretValue(key, value)) return false;
@@ -159,14 +169,14 @@ function isCredentialValue({ key, value, joint, quoted, keyQuoted, chinese }: Ke
   if (!quoted && (CODE_CALL.test(value) || (CODE_REFERENCE.test(value) && !/\d/.test(value)))) return false;
   // Prose after `: ` ("Password: please reset it", "a secret: **dry brining**", `secret: "a sentence"`).
   if (!chinese && !keyQuoted && /^\s*[:：]\s+$/.test(joint)) {
-    if (quoted) return !/\s/.test(value);
+    if (quoted) return key.strength === 'password' || !/\s/.test(value);
     const core = value.replace(/^[*_~]+|[*_~]+$/g, '');
     if (/^[A-Za-z]+$/.test(core)) return /[a-z]/.test(core) && /[A-Z]/.test(core.slice(1));
   }
   return true;
 }
 
-/** `Password: correct horse battery`: the rest of the line after a password key, unless it reads as prose. */
+/** `Password: correct horse battery`: two to six words after a password key, unless they read as prose. */
 function passphrase(kv: KeyValue, text: string, start: number): string | null {
   if (kv.key.strength !== 'password' || kv.quoted || kv.chinese || !/^\s*[:：]\s+$/.test(kv.joint ?? '')) {
     return null;
@@ -175,6 +185,6 @@ function passphrase(kv: KeyValue, text: string, start: number): string | null {
   const sentence = /^.*?(?=[.!?。！？](?:\s|$))/.exec(line)?.[0] ?? line;
   const phrase = sentence.replace(/[\s.,;!?。，；！？]+$/, '');
   const words = phrase.split(/\s+/);
-  if (line.length >= 80 || words.length > 6 || PROSE_START.has((words[0] ?? '').toLowerCase())) return null;
-  return phrase.length >= 3 ? phrase : null;
+  if (line.length >= 80 || words.length < 2 || words.length > 6) return null;
+  return PROSE_START.has((words[0] ?? '').toLowerCase()) ? null : phrase;
 }

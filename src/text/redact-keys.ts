@@ -1,8 +1,11 @@
 // Which keys name a secret (`dbPassword`, `DB-PASSWORD`, `x-api-key`, `访问令牌`) and which values under them are one.
 import type { RedactionType } from './redact.js';
 
-/** How much a key says: a password key takes any value, a weak one (`session`, `sig`) only a random-looking one. */
-export type KeyStrength = 'password' | 'secret' | 'weak';
+/**
+ * How much a key says: a password key takes any value; a weak one (`session`, `sig`) a long one with letters
+ * and digits; a bare `key` (`AZURE_STORAGE_KEY`, not `sort_key: created_at`) only a random-looking one.
+ */
+export type KeyStrength = 'password' | 'secret' | 'weak' | 'random';
 
 export interface SecretKey {
   type: RedactionType;
@@ -78,6 +81,8 @@ export function secretKey(key: string): SecretKey | null {
   if (words.length > 1 && DESCRIPTORS.has(last)) return null;
   const has = (set: Set<string>) => words.some((w) => set.has(w));
   if (has(PASSWORD_WORDS) || (words.length > 1 && words.includes('pass'))) return of('password', 'password');
+  // `pass: 120` in test results is a count; `pass: s3cret!` is not.
+  if (last === 'pass') return of('password', 'secret');
   for (let i = 1; i < words.length; i++) {
     const qualified = KEY_QUALIFIERS[words[i - 1] ?? ''];
     if (qualified && (words[i] === 'key' || words[i] === 'keys')) return of(qualified, 'secret');
@@ -87,6 +92,7 @@ export function secretKey(key: string): SecretKey | null {
   if (has(HEADER_WORDS)) return { type: 'token', strength: 'secret', spaces: true };
   if (words.includes('session') || words.includes('sessionid') || last === 'sid') return of('token', 'weak');
   if (last === 'sig' || last === 'signature') return of('secret', 'weak');
+  if ((last === 'key' || last === 'keys') && !words.includes('public')) return of('secret', 'random');
   for (const [suffix, type] of COMPOUND_SUFFIXES) {
     if (words.length === 1 && last.endsWith(suffix) && last.length <= suffix.length + 12) {
       return of(type, type === 'password' ? 'password' : 'secret');
@@ -128,6 +134,7 @@ export function isSecretValue(key: SecretKey, value: string): boolean {
   if (v === '' || PLACEHOLDER.test(v) || /^\[redacted:[a-z_]+\]$/.test(v)) return false;
   if (key.strength === 'password') return v.length >= 3;
   if (!key.spaces && /\s/.test(v)) return false;
+  if (key.strength === 'random') return RANDOM.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v);
   // A UUID names a session; a session token is random.
   if (key.strength === 'weak') return v.length >= 16 && /[A-Za-z]/.test(v) && /\d/.test(v) && !UUID.test(v);
   if (v.length < (MIN_LENGTH[key.type] ?? 8)) return false;
@@ -135,6 +142,7 @@ export function isSecretValue(key: SecretKey, value: string): boolean {
   return !(ENUM_WORDS.test(v) && v.length <= 32);
 }
 
+const RANDOM = /^[A-Za-z0-9+/=_-]{20,}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // `oauth`, `client_credentials`, `Basic`, `READ_ONLY`: words, not a random string.
 const ENUM_WORDS = /^(?:[A-Z]?[a-z]+|[A-Z]+)(?:[_ .-](?:[A-Z]?[a-z]+|[A-Z]+))*$/;

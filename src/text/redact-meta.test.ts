@@ -138,13 +138,20 @@ describe('secretKey / 键名分类', () => {
     'auth_method',
     'secret_name',
     'public_key',
-    'cache_key',
     'author',
     'passport',
     'has_password',
     'tokenizer',
   ])('%s names no secret', (key) => {
     expect(secretKey(key)).toBeNull();
+  });
+
+  it('a bare key takes only a random-looking value / 裸 key 只认随机值', () => {
+    const cache = secretKey('cache_key');
+    if (!cache) throw new Error('unreachable');
+    expect(isSecretValue(cache, 'user:42:profile')).toBe(false);
+    expect(isSecretValue(cache, 'user_42_profile_2026')).toBe(false);
+    expect(isSecretValue(cache, fake.awsSecretKey)).toBe(true);
   });
 
   it('isSecretValue tells a secret from a count, an enum and a UUID / 值的判断', () => {

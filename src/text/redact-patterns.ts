@@ -51,10 +51,11 @@ export const GAP_PATTERNS: readonly GapPattern[] = [
     trigger: /gl(?:pat|ptt|dt|rt|soat|oas|cbt|imt|ft|agent|ffct)-/,
   },
   {
+    // The webhook id and its token: together they post as the webhook.
     name: 'discord-webhook',
     type: 'token',
     patterns: [
-      String.raw`/(?<=discord(?:app)?\.com\/api\/(?:v\d{1,2}\/)?webhooks\/\d{17,20}\/)[A-Za-z0-9_-]{60,100}/`,
+      String.raw`/(?<=discord(?:app)?\.com\/api\/(?:v\d{1,2}\/)?webhooks\/)\d{17,20}\/[A-Za-z0-9_-]{60,100}/`,
     ],
     trigger: /discord(?:app)?\.com\/api\/(?:v\d{1,2}\/)?webhooks\//,
   },
@@ -66,6 +67,13 @@ export const GAP_PATTERNS: readonly GapPattern[] = [
       String.raw`/(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_.-])/`,
     ],
     trigger: /[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\./,
+  },
+  {
+    // The preset's rule takes no `-` in the first part, which real keys have.
+    name: 'sendgrid-key',
+    type: 'api_key',
+    patterns: [String.raw`/(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/`],
+    trigger: /SG\.[A-Za-z0-9_-]{22}\./,
   },
   {
     name: 'twilio-api-key',
