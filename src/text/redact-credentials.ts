@@ -8,20 +8,32 @@ const PRIORITY_KEY_VALUE = 20;
 
 // A quoted value (up to its closing quote, or the end of the line when there is none), a JSON-escaped one,
 // or an unquoted run that stops at whitespace and CJK text; `&`, `;` and `,` are cut later (cutUnquoted).
-const QUOTED = String.raw`"(?:[^"\\\n]|\\.){0,8192}"?|'(?:[^'\\\n]|\\.){0,8192}'?|“[^”\n]{0,8192}”?|\\"(?:[^"\\\n]|\\[^"\n]){0,8192}\\"`;
-const UNQUOTED = String.raw`[^\s"\x60\u2000-\u206f\u3000-\u303f\u3040-\u9fff\uff00-\uffef]{1,8192}`;
+const QUOTED = String.raw`"(?:[^"\\\n]|\\.){0,4096}"?|'(?:[^'\\\n]|\\.){0,4096}'?|“[^”\n]{0,4096}”?|\\"(?:[^"\\\n]|\\[^"\n]){0,4096}\\"`;
+const UNQUOTED = String.raw`[^\s"\x60\u2000-\u206f\u3000-\u303f\u3040-\u9fff\uff00-\uffef]{1,4096}`;
 const VALUE = `${QUOTED}|${UNQUOTED}`;
 
-// An identifier-like key with a secret word in it (`adminPassword`, `DB-PASSWORD`, `process.env.API_KEY`,
-// `--token`), or a few words ending in one (`AWS secret access key`), classified by keyOf(); connectors
-// `=`, `:`, `=>`, `:=`, `: string =` (a type annotation) and ` is `.
-const KEY_WORD = String.raw`(?=[\w$@. -]{0,100}?(?:pass|pwd|secret|token|key|auth|cookie|session|sid|sig|cred|bearer|jwt))`;
-const KEY = String.raw`${KEY_WORD}[A-Za-z_$@][\w$@.-]{0,63}(?: [A-Za-z][\w-]{0,30}){0,3}`;
+// An identifier-like key (`adminPassword`, `DB-PASSWORD`, `process.env.API_KEY`, `--token`) or a few words
+// ending in one (`AWS secret access key`), classified by keyOf(); connectors `=`, `:`, `=>`, `:=`,
+// `: string =` (a type annotation) and ` is `. Tried only where keyStarts() puts it, hence sticky.
+const KEY = String.raw`[A-Za-z_$@][\w$@.-]{0,63}(?: [A-Za-z][\w-]{0,30}){0,3}`;
 const JOINT = String.raw`\s*(?:=>|:=|:\s*[A-Za-z][\w<>\[\]|.]*\s+=|[:=：])\s*|\s+(?:is|IS|Is)\s+`;
 const EN_KEY_VALUE = new RegExp(
-  String.raw`(?<![\w$@.-])(?:--?)?(?<open>\\?["']?)(?<key>${KEY})(?:\\?["'])?\]?(?<joint>${JOINT})(?<value>${VALUE})`,
-  'dgi',
+  String.raw`(?:--?)?(?<open>\\?["']?)(?<key>${KEY})(?:\\?["'])?\]?(?<joint>${JOINT})(?<value>${VALUE})`,
+  'y',
 );
+// Every key worth a look holds one of these; scanning starts from them rather than from every word.
+const KEY_WORD = /pass|pwd|secret|token|key|auth|cookie|session|sid|sig|cred|bearer|jwt/gi;
+// [\w$@.-]
+const isKeyChar = (code: number): boolean =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95 ||
+  code === 36 ||
+  code === 64 ||
+  code === 46 ||
+  code === 45;
+const MAX_KEY = 64;
 const XML_ELEMENT = /<(?<key>[A-Za-z_][\w.-]{0,63})>(?<value>[^<\n]{1,1024})<\/\k<key>>/dg;
 const ZH_KEY = String.raw`密码|密碼|口令|密钥|密鑰|秘钥|私钥|私鑰|令牌|凭证|凭据|授权码`;
 // `密码：x`, `密码是 x`, and with a weak joint (a space, or nothing) `密码 Xy7kLm9q2` / `密码Xy7kLm9q2`.
@@ -52,7 +64,7 @@ const PROSE_START = new Set(
 
 export function scanCredentials(text: string, out: RedactionSpan[]): void {
   if (text.includes('://')) scanUrlPasswords(text, out);
-  scanKeyValues(text, EN_KEY_VALUE, false, out);
+  scanEnglishPairs(text, out);
   if (text.includes('</')) scanKeyValues(text, XML_ELEMENT, false, out);
   if (ZH_HINT.test(text)) scanKeyValues(text, ZH_KEY_VALUE, true, out);
 }
@@ -82,14 +94,72 @@ interface KeyValue {
   chinese: boolean;
 }
 
-// A value that is no secret is scanned again for pairs inside it (`"dsn": "…;Password=x"`, `link: …?token=x`).
+const MAX_LOOKS_INSIDE = 8;
+
+/**
+ * Where to scan on from a pair: after its secret, or inside a value that is none, for pairs within it
+ * (`"dsn": "…;Password=x"`, `link: …?token=x`). A run of pairs chained without a separator (`sig=sig=…`) is
+ * looked into a few times, not once per pair, which keeps scanning linear.
+ */
+function createResume(): (valueStart: number, valueEnd: number, secretEnd: number | undefined) => number {
+  let insideEnd = -1;
+  let looks = 0;
+  return (valueStart, valueEnd, secretEnd) => {
+    if (secretEnd !== undefined) return secretEnd;
+    looks = valueStart < insideEnd ? looks + 1 : 0;
+    insideEnd = Math.max(looks > 0 ? insideEnd : -1, valueEnd);
+    return looks < MAX_LOOKS_INSIDE ? valueStart : insideEnd;
+  };
+}
+
 function scanKeyValues(text: string, pattern: RegExp, chinese: boolean, out: RedactionSpan[]): void {
+  const resume = createResume();
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const valueStart = match.indices?.groups?.value?.[0] ?? match.index + 1;
-    const end = keyValueSpan(text, match, valueStart, chinese, out);
-    pattern.lastIndex = end ?? Math.max(valueStart, match.index + 1);
+    const valueEnd = match.indices?.groups?.value?.[1] ?? valueStart;
+    const next = resume(valueStart, valueEnd, keyValueSpan(text, match, valueStart, chinese, out));
+    pattern.lastIndex = Math.max(next, match.index + 1);
   }
+}
+
+function scanEnglishPairs(text: string, out: RedactionSpan[]): void {
+  const resume = createResume();
+  let floor = 0;
+  KEY_WORD.lastIndex = 0;
+  for (let hit = KEY_WORD.exec(text); hit !== null; hit = KEY_WORD.exec(text)) {
+    for (const start of keyStarts(text, hit.index, floor)) {
+      EN_KEY_VALUE.lastIndex = start;
+      const match = EN_KEY_VALUE.exec(text);
+      if (!match) continue;
+      // The value ends the match.
+      const valueEnd = match.index + match[0].length;
+      const valueStart = valueEnd - (match.groups?.value ?? '').length;
+      floor = resume(valueStart, valueEnd, keyValueSpan(text, match, valueStart, false, out));
+      KEY_WORD.lastIndex = Math.max(KEY_WORD.lastIndex, floor);
+      break;
+    }
+  }
+}
+
+/**
+ * Where a key holding the keyword at `at` may start, leftmost first: the word before its identifier (for
+ * `api key`, `access key`) and the identifier itself, with an opening quote; never before `floor`.
+ */
+function keyStarts(text: string, at: number, floor: number): number[] {
+  const starts: number[] = [];
+  let end = at;
+  for (let words = 0; words < 2; words++) {
+    let start = end;
+    while (start > floor && end - start <= MAX_KEY && isKeyChar(text.charCodeAt(start - 1))) start--;
+    if (end - start > MAX_KEY || (words > 0 && start === end)) break;
+    const quote = start - 1 >= floor && /["']/.test(text[start - 1] ?? '') ? 1 : 0;
+    const escaped = quote && start - 2 >= floor && text[start - 2] === '\\' ? 1 : 0;
+    starts.unshift(start - quote - escaped);
+    if (text[start - 1] !== ' ' || start - 1 <= floor) break;
+    end = start - 1;
+  }
+  return starts;
 }
 
 /** Pushes the span of a secret value and returns its end, or returns undefined. */
@@ -130,7 +200,9 @@ function keyValueSpan(
 function keyOf(key: string): SecretKey | null {
   if (!key.includes(' ')) return secretKey(key);
   const words = key.split(' ');
-  return secretKey(words.at(-1) ?? '') ?? (words.length > 1 ? secretKey(words.slice(-2).join(' ')) : null);
+  const last = secretKey(words.at(-1) ?? '');
+  const lastTwo = secretKey(words.slice(-2).join(' '));
+  return /^keys?$/i.test(words.at(-1) ?? '') ? (lastTwo ?? last) : (last ?? lastTwo);
 }
 
 function unquote(raw: string, quote: string): string {
@@ -140,20 +212,29 @@ function unquote(raw: string, quote: string): string {
 }
 
 // `a&state=1`, `x; Path=/`, `k, next=2`: a separator before another pair or a space ends the value; so does
-// trailing punctuation, and a closing bracket that opens nowhere in the value (`${X}` keeps its brace).
+// trailing punctuation, and a closing bracket that opens nowhere in the value.
 function cutUnquoted(raw: string): string {
   const cut = /[&;,](?=\s|$|[A-Za-z_][\w.-]*=)/.exec(raw);
-  let value = cut ? raw.slice(0, cut.index) : raw;
-  for (let last = value.at(-1); last !== undefined; last = value.at(-1)) {
-    const opener = CLOSERS[last];
-    const unbalanced = opener !== undefined && value.split(opener).length < value.split(last).length;
-    if (!".,:;'".includes(last) && !unbalanced) break;
-    value = value.slice(0, -1);
+  const value = cut ? raw.slice(0, cut.index) : raw;
+  const closing = /[.,:;')\]}>]+$/.exec(value);
+  if (!closing) return value;
+  const unclosed: Record<string, number> = {};
+  for (const c of value.slice(0, closing.index)) {
+    const closer = OPENERS[c];
+    if (closer !== undefined) unclosed[closer] = (unclosed[closer] ?? 0) + 1;
   }
-  return value;
+  let end = closing.index;
+  // Keep the closers that close something, in order: `${X}` keeps its brace, `abc)` loses its bracket.
+  for (const c of closing[0]) {
+    if (!(c in CLOSERS) || !unclosed[c]) break;
+    unclosed[c]--;
+    end++;
+  }
+  return value.slice(0, end);
 }
 
 const CLOSERS: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{', '>': '<' };
+const OPENERS: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 
 function isCredentialValue({ key, value, joint, quoted, keyQuoted, chinese }: KeyValue): boolean {
   if (!isSecretValue(key, value)) return false;

@@ -72,8 +72,20 @@ export function splitKey(key: string): string[] {
     .filter(Boolean);
 }
 
+// The same few keys come back again and again; classifying is a handful of regex passes.
+const known = new Map<string, SecretKey | null>();
+
 /** The secret a key names, or null. */
 export function secretKey(key: string): SecretKey | null {
+  const cached = known.get(key);
+  if (cached !== undefined) return cached;
+  if (known.size >= 4096) known.clear();
+  const found = classify(key);
+  known.set(key, found);
+  return found;
+}
+
+function classify(key: string): SecretKey | null {
   if (/[\u4e00-\u9fff]/.test(key)) return chineseKey(key);
   const words = splitKey(key);
   const last = words.at(-1);

@@ -19,8 +19,18 @@ const STARTS_LIKE_KEY = new RegExp(String.raw`^(?:${KEY_START})`);
 const PEM_WIDTHS = new Set([64, 70, 76]);
 const OTHER_BLOCK_BEFORE = /-----BEGIN (?![A-Z0-9 ]*PRIVATE)[A-Z0-9 ]+-----\s*(?:\\r?\\n)?\s*$/;
 
+// Contained in every RUN match and in every KEY_LINE match: cheap tests that most texts fail.
+const RUN_HINT = /[A-Za-z0-9+/=](?:\r?\n|\\r?\\n)[ \t]*[A-Za-z0-9+/]{4}/;
+const KEY_LINE_HINT = /MI[IGH]|MHc|MC4|MFE|b3Bl/;
+
 export function scanPemBodies(text: string, out: RedactionSpan[]): void {
-  if (!/[A-Za-z0-9+/]{36}/.test(text)) return;
+  if (RUN_HINT.test(text)) scanRuns(text, out);
+  if (KEY_LINE_HINT.test(text)) {
+    eachMatch(KEY_LINE, text, (match) => push(out, match.index, match.index + match[0].length));
+  }
+}
+
+function scanRuns(text: string, out: RedactionSpan[]): void {
   eachMatch(RUN, text, (match) => {
     const lines = match[0].split(/\r?\n|\\r?\\n/).map((line) => line.trim());
     const width = lines[0]?.length ?? 0;
@@ -31,9 +41,6 @@ export function scanPemBodies(text: string, out: RedactionSpan[]): void {
     if (!keyLike || OTHER_BLOCK_BEFORE.test(text.slice(Math.max(0, match.index - 80), match.index))) return;
     push(out, match.index, match.index + match[0].length);
   });
-  if (/MI|MC4|MFE|b3Bl/.test(text)) {
-    eachMatch(KEY_LINE, text, (match) => push(out, match.index, match.index + match[0].length));
-  }
 }
 
 function push(out: RedactionSpan[], start: number, end: number): void {
