@@ -62,7 +62,7 @@ export function scanIdentifiers(original: string, options: IdentifierOptions, ou
       isCardNumber(value) && (hasIssuerPrefix(value.replace(/\D/g, '')) || near(CARD_CONTEXT, start, value));
     collect(text, CARD, 'card_number', 'mnemo/card-luhn', PRIORITY_CARD, out, card);
     // invariant: an 11-digit number is a phone only with +86, separators or phone words near it, so an
-    // order id stays findable (test: "regression for issue 8: a bare 11-digit number needs phone context").
+    // order id stays findable (test: "a bare 11-digit number needs phone context").
     const mobile: Accept = (value, start, m) =>
       Boolean(m.groups?.cc || m.groups?.s1 || m.groups?.s2) || near(PHONE_CONTEXT, start, value);
     collect(text, CN_MOBILE, 'phone', 'mnemo/cn-mobile', PRIORITY_PHONE, out, mobile);
