@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fake } from '../../test/fixtures/redaction/corpus.js';
+import { createLocalClient } from '../local-client.js';
+import { createMethodTable } from '../protocol/methods.js';
 import { openMemory, type MemoryService } from '../service.js';
 import { tokenize } from '../text/tokenize.js';
 import { CONTEXT_TOKENS, ingestEvents, type IngestDeps } from './ingest.js';
@@ -167,5 +170,103 @@ describe('ingestEvents', () => {
     expect(await count('omega')).toBe(1);
     expect(await count('filler')).toBe(1);
     expect(await count('alpha')).toBe(0);
+  });
+});
+
+/** `{a: {a: … {} }}`, `depth` levels of objects, built without recursion. */
+const nest = (depth: number): Record<string, unknown> => {
+  let meta: Record<string, unknown> = {};
+  for (let i = 1; i < depth; i++) meta = { a: meta };
+  return meta;
+};
+
+describe('regression for issue 8: ids are ids / id 只是 id', () => {
+  it('limits ids to [A-Za-z0-9._:@/#-] and 200 characters, naming the field', async () => {
+    const out = await ingestEvents(deps, 'o1', [
+      ev('ok:task/1#2-a.b_c', 'fine', { session_id: 'user@host', task_id: 'T-1' }),
+      ev('has space', 'x'),
+      ev('b', 'x', { session_id: 'a'.repeat(201) }),
+      ev('c', 'x', { task_id: 'password="x"' }),
+      ev('d', 'x', { session_id: '会话' }),
+    ]);
+    expect(out.accepted).toBe(1);
+    expect(out.rejected.map((r) => [r.event_id, r.message.replace(/:.*/, '')])).toEqual([
+      [null, 'events[1].event_id'],
+      ['b', 'events[2].session_id'],
+      ['c', 'events[3].task_id'],
+      ['d', 'events[4].session_id'],
+    ]);
+    expect(out.rejected.every((r) => r.code === 'EVENT_INVALID')).toBe(true);
+  });
+
+  it('an id that is a secret is rejected and never stored', async () => {
+    const secrets = ['13812345678', fake.github, 'bob@example.com', fake.residentId, 'password:hunter2x'];
+    const out = await ingestEvents(deps, 'o1', [
+      ev('e0', 'phone as session', { session_id: secrets[0] }),
+      ev(secrets[1] ?? '', 'token as event id'),
+      ev('e2', 'e-mail as task', { task_id: secrets[2] }),
+      ev('e3', 'ID number as session', { session_id: secrets[3] }),
+      ev(secrets[4] ?? '', 'password in the id'),
+      ev('e5', 'stored', { session_id: 'sess-2026-09-17', task_id: 't042' }),
+    ]);
+    expect(out.accepted).toBe(1);
+    expect(out.rejected.map((r) => [r.event_id, r.message.replace(/: an id .*\(found: /, ' ')])).toEqual([
+      ['e0', 'events[0].session_id phone)'],
+      [null, 'events[1].event_id token)'],
+      ['e2', 'events[2].task_id email)'],
+      ['e3', 'events[3].session_id id_number)'],
+      [null, 'events[4].event_id password)'],
+    ]);
+    const stored = JSON.stringify([
+      out.rejected,
+      await service.driver.query('SELECT * FROM events'),
+      await service.driver.query('SELECT * FROM search_docs'),
+      await service.driver.query(`SELECT DISTINCT term FROM search_postings`),
+    ]);
+    for (const secret of secrets) expect(stored).not.toContain(secret);
+    expect(stored).not.toContain('13812345678'.slice(3));
+  });
+
+  it('timeline.append ids take the same path / timeline.append 的 id 同样检查', async () => {
+    const client = createLocalClient(createMethodTable(service));
+    const append = (params: Record<string, unknown>) =>
+      client.call('timeline.append', { owner: 'o1', kind: 'note', text: 'hi', ...params });
+    await expect(append({ id: 'n1', source: { session_id: '13812345678' } })).rejects.toMatchObject({
+      code: 'EVENT_INVALID',
+      message: expect.stringMatching(/^events\[0\]\.session_id: .*found: phone/),
+    });
+    await expect(append({ id: 'n2', source: { task_id: 'has space' } })).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+    });
+    await expect(append({ id: 'n3', source: { session_id: 's1', task_id: 't1' } })).resolves.toMatchObject({
+      id: 'n3',
+      duplicate: false,
+    });
+    const rows = await service.driver.query<{ event_id: string; session_id: string }>(
+      'SELECT event_id, session_id FROM events',
+    );
+    expect(rows).toEqual([{ event_id: 'n3', session_id: 's1' }]);
+  });
+});
+
+describe("regression for issue 8: deep or large meta is that event's EVENT_INVALID / 过深过大的 meta", () => {
+  it('takes 32 levels and 64 KB, rejects one more of either and stores the other events', async () => {
+    const big = (bytes: number) => ({ note: '密'.repeat(Math.floor((bytes - 12) / 3)) });
+    const out = await ingestEvents(deps, 'o1', [
+      ev('deep32', 'ok', { meta: nest(32) }),
+      ev('deep33', 'x', { meta: nest(33) }),
+      ev('deep100k', 'x', { meta: nest(100_000) }),
+      ev('big64k', 'ok', { meta: big(65_536) }),
+      ev('big65k', 'x', { meta: big(65_540) }),
+      ev('plain', 'ok'),
+    ]);
+    expect(out.accepted).toBe(3);
+    expect(out.rejected.map((r) => [r.event_id, r.code, r.message])).toEqual([
+      ['deep33', 'EVENT_INVALID', 'events[1].meta: meta nests at most 32 levels deep'],
+      ['deep100k', 'EVENT_INVALID', 'events[2].meta: meta nests at most 32 levels deep'],
+      ['big65k', 'EVENT_INVALID', 'events[4].meta: meta is at most 65536 bytes of JSON (UTF-8)'],
+    ]);
+    const [deep] = await getEventsByIds(service.driver, 'o1', ['deep32']);
+    expect(JSON.stringify(deep?.meta)).toBe(JSON.stringify(nest(32)));
   });
 });

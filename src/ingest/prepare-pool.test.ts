@@ -4,7 +4,7 @@ import { openMemory, type MemoryService } from '../service.js';
 import { createRedactor } from '../text/redact.js';
 import { ingestEvents } from './ingest.js';
 import { inlinePreparer, type Preparer } from './prepare.js';
-import { createPreparePool } from './prepare-pool.js';
+import { createPreparePool, MAX_FAILED_CALLS } from './prepare-pool.js';
 import { matchRefs } from '../../test/helpers/index-match.js';
 
 const SALT = 'pool-test-salt';
@@ -88,6 +88,26 @@ describe('prepare pool', () => {
     expect(p.counts()).toEqual({ pooled: 0, inline: 2 });
     await p.prepare('o1', mixedCall(64, 10));
     expect(p.counts()).toEqual({ pooled: 1, inline: 2 });
+  });
+
+  it("regression for issue 8: a too deep meta is its event's rejection in the pool, never a worker failure", async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const call = mixedCall(64, 10);
+    call[3] = { ...(call[3] as object), meta: deep };
+    call[9] = { ...(call[9] as object), meta: { a: JSON.parse(`${'['.repeat(40)}1${']'.repeat(40)}`) } };
+    const p = pool(2, { log });
+    const expected = await inlinePreparer(ctx).prepare('o1', call);
+    expect(expected.rejected.map((r) => r.message.slice(0, 15))).toEqual(
+      expect.arrayContaining(['events[3].meta:', 'events[9].meta:']),
+    );
+    for (let i = 0; i <= MAX_FAILED_CALLS; i++) expect(await p.prepare('o1', call)).toEqual(expected);
+    // Still pooled afterwards: no call counted as a failure, nothing logged.
+    await p.prepare('o1', mixedCall(64, 10));
+    expect(p.counts().pooled).toBe(1);
+    expect(lines).toEqual([]);
   });
 
   it('prepares inline once closed', async () => {

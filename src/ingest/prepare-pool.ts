@@ -3,6 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import { prepareEvents, type PrepareContext, type PrepareOutcome, type Preparer } from './prepare.js';
+import { MAX_META_DEPTH, nestsDeeperThan } from './schema.js';
 
 export interface PrepareWorkerData {
   salt: string;
@@ -128,6 +129,10 @@ export function createPreparePool(ctx: PrepareContext, options: PreparePoolOptio
     async prepare(owner, raw) {
       const small = raw.length < minEvents || textLength(raw) < minChars;
       if (closed || options.size <= 0 || small || failedCalls >= MAX_FAILED_CALLS) return inline(owner, raw);
+      // invariant: an event too deep to validate is no worker failure: structured clone would overflow the
+      // stack, so the call is prepared inline, which rejects that event
+      // (test: "regression for issue 8: a too deep meta is its event's rejection in the pool…").
+      if (raw.some((item) => nestsDeeperThan(item, MAX_META_DEPTH + 1))) return inline(owner, raw);
       while (workers.length < options.size) workers.push(spawn());
       const slice = Math.ceil(raw.length / workers.length);
       const parts: Promise<PrepareOutcome>[] = [];

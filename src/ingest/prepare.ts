@@ -3,9 +3,10 @@
 import { createHmac } from 'node:crypto';
 import { indexFields, withContext, type IndexRow } from '../search/search.js';
 import type { Redactor, RedactResult } from '../text/redact.js';
+import { redactMeta } from '../text/redact-meta.js';
 import { tokenize } from '../text/tokenize.js';
 import { zodIssues } from '../protocol/wire-errors.js';
-import { EventSchema, type EventData, type Rejection } from './schema.js';
+import { EventSchema, ID_FIELDS, type EventData, type Rejection } from './schema.js';
 import type { EventRow } from './store.js';
 
 export interface PrepareContext {
@@ -70,41 +71,14 @@ export function contentHash(salt: string, e: EventData): string {
   return createHmac('sha256', salt).update(body).digest('hex');
 }
 
-/** Redacts every string leaf of meta with the same redactor as the text. */
-async function redactMeta(redactor: Redactor, meta: Record<string, unknown> | undefined) {
-  if (!meta) return { meta: null, redacted: false };
-  const strings: string[] = [];
-  const collect = (v: unknown): void => {
-    if (typeof v === 'string') strings.push(v);
-    else if (Array.isArray(v)) v.forEach(collect);
-    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
-  };
-  collect(meta);
-  if (strings.length === 0) return { meta: JSON.stringify(meta), redacted: false };
-  const results = await redactor.redactMany(strings);
-  let i = 0;
-  let redacted = false;
-  const rebuild = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const r = results[i++];
-      if (r?.redacted) redacted = true;
-      return r ? r.text : v;
-    }
-    if (Array.isArray(v)) return v.map(rebuild);
-    if (v && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rebuild(x)]));
-    return v;
-  };
-  return { meta: JSON.stringify(rebuild(meta)), redacted };
-}
-
 async function prepareOne(
   ctx: PrepareContext,
   owner: string,
   event: EventData,
   red: RedactResult,
 ): Promise<PreparedEvent> {
-  const meta = await redactMeta(ctx.redactor, event.meta);
+  const meta = event.meta ? await redactMeta(ctx.redactor, event.meta) : null;
+  const metaRedacted = meta?.redacted ?? false;
   const findings = red.findings.map((f) => ({
     type: f.type,
     rule: f.rule,
@@ -113,7 +87,7 @@ async function prepareOne(
     hash: f.hash,
   }));
   const redactions =
-    red.redacted || meta.redacted ? JSON.stringify({ text: findings, meta: meta.redacted }) : null;
+    red.redacted || metaRedacted ? JSON.stringify({ text: findings, meta: metaRedacted }) : null;
   const row: EventRow = {
     owner,
     event_id: event.event_id,
@@ -123,7 +97,7 @@ async function prepareOne(
     role: event.role,
     at: event.at,
     text: red.text,
-    meta: meta.meta,
+    meta: meta ? JSON.stringify(meta.meta) : null,
     content_hash: contentHash(ctx.salt, event),
     redactions,
   };
@@ -160,28 +134,72 @@ export async function prepareEvents(
   raw: readonly unknown[],
   offset = 0,
 ): Promise<PrepareOutcome> {
-  const rejected: Rejection[] = [];
-  const valid: EventData[] = [];
-  raw.forEach((item, i) => {
+  // One slot per item, so rejections come out in input order whichever check made them.
+  const outcomes: (Rejection | EventData)[] = raw.map((item, i) => {
     const parsed = EventSchema.safeParse(item);
-    if (parsed.success) {
-      valid.push(parsed.data);
-      return;
-    }
+    if (parsed.success) return parsed.data;
     const id = (item as { event_id?: unknown } | null)?.event_id;
     const issues = zodIssues(parsed.error);
-    rejected.push({
-      event_id: typeof id === 'string' ? id : null,
+    const idInvalid = issues.some((issue) => issue.path === 'event_id');
+    return {
+      event_id: typeof id === 'string' && !idInvalid ? id : null,
       code: 'EVENT_INVALID',
       message: issues.map((issue) => `events[${offset + i}].${issue.path}: ${issue.message}`).join('; '),
-    });
+    };
   });
+  await rejectSecretIds(ctx.redactor, outcomes, offset);
+  const valid = outcomes.filter((o): o is EventData => !('code' in o));
   const redacted = await ctx.redactor.redactMany(valid.map((e) => e.text));
   const prepared: PreparedEvent[] = [];
   for (const [i, event] of valid.entries()) {
     prepared.push(await prepareOne(ctx, owner, event, redacted[i] as RedactResult));
   }
-  return { prepared, rejected };
+  return { prepared, rejected: outcomes.filter((o): o is Rejection => 'code' in o) };
+}
+
+/**
+ * invariant: an id in which the redactor finds a secret or a personal identifier is its event's
+ * EVENT_INVALID, and the rejection does not repeat it, so it is never stored, indexed or returned
+ * (test: "regression for issue 8: an id that is a secret is rejected and never stored").
+ */
+async function rejectSecretIds(
+  redactor: Redactor,
+  outcomes: (Rejection | EventData)[],
+  offset: number,
+): Promise<void> {
+  const ids: { at: number; field: (typeof ID_FIELDS)[number]; value: string }[] = [];
+  outcomes.forEach((o, at) => {
+    if ('code' in o) return;
+    for (const field of ID_FIELDS) {
+      const value = o[field];
+      if (value !== undefined) ids.push({ at, field, value });
+    }
+  });
+  // An id is read as a phone field would be: `13812345678` alone is a phone number here.
+  const results = await redactor.redactMany(
+    ids.map((id) => id.value),
+    ids.map(() => 'phone'),
+  );
+  const problems = new Map<number, { fields: string[]; hidesEventId: boolean }>();
+  ids.forEach((id, k) => {
+    const findings = results[k]?.findings ?? [];
+    if (findings.length === 0) return;
+    const types = [...new Set(findings.map((f) => f.type))].join(', ');
+    const problem = problems.get(id.at) ?? { fields: [], hidesEventId: false };
+    problem.fields.push(
+      `events[${offset + id.at}].${id.field}: an id must not hold a secret or personal identifier (found: ${types})`,
+    );
+    problem.hidesEventId ||= id.field === 'event_id';
+    problems.set(id.at, problem);
+  });
+  for (const [at, problem] of problems) {
+    const event = outcomes[at] as EventData;
+    outcomes[at] = {
+      event_id: problem.hidesEventId ? null : event.event_id,
+      code: 'EVENT_INVALID',
+      message: problem.fields.join('; '),
+    };
+  }
 }
 
 /** Prepares on the calling thread. */

@@ -17,7 +17,12 @@ export const EVENT_ROLES = ['user', 'agent', 'tool', 'system'] as const;
 
 export const MAX_EVENT_TEXT = 32_000;
 export const MAX_EVENTS_PER_CALL = 1_000;
-export const MAX_META_BYTES = 16_384;
+/** UTF-8 bytes of meta's JSON. */
+export const MAX_META_BYTES = 65_536;
+/** Nesting of meta, meta itself being level 1. */
+export const MAX_META_DEPTH = 32;
+/** The id fields of an event; each may hold only ID_CHARS. */
+export const ID_FIELDS = ['event_id', 'session_id', 'task_id'] as const;
 
 export const OwnerSchema = z
   .string({ error: 'owner is required (a string such as "user:alice")' })
@@ -25,7 +30,39 @@ export const OwnerSchema = z
   .min(1, 'owner must not be empty')
   .max(200, 'owner is at most 200 characters');
 
-const IdSchema = z.string().trim().min(1, 'must not be empty').max(200, 'at most 200 characters');
+// Ids are names, not text: no spaces, quotes or brackets, so a marker can never stand in for one.
+const ID_CHARS = /^[A-Za-z0-9._:@/#-]+$/;
+const IdSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'at most 200 characters')
+  .regex(ID_CHARS, 'may hold only letters, digits and . _ : @ / # -');
+
+/**
+ * Whether `value` nests arrays and objects deeper than `limit` (a scalar is level 0). Iterative, so a
+ * nesting deep enough to overflow the stack of JSON.stringify or structured clone is answered too.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+// invariant: meta past MAX_META_DEPTH or MAX_META_BYTES is its event's EVENT_INVALID, found before anything
+// recurses into it (test: "regression for issue 8: deep or large meta is that event's EVENT_INVALID").
+const MetaSchema = z.record(z.string(), z.unknown()).superRefine((meta, ctx) => {
+  if (nestsDeeperThan(meta, MAX_META_DEPTH)) {
+    ctx.addIssue({ code: 'custom', message: `meta nests at most ${MAX_META_DEPTH} levels deep` });
+  } else if (Buffer.byteLength(JSON.stringify(meta), 'utf8') > MAX_META_BYTES) {
+    ctx.addIssue({ code: 'custom', message: `meta is at most ${MAX_META_BYTES} bytes of JSON (UTF-8)` });
+  }
+});
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -53,13 +90,7 @@ export const EventSchema = z.object({
   role: z.enum(EVENT_ROLES),
   at: TimeSchema,
   text: z.string().max(MAX_EVENT_TEXT, `text is at most ${MAX_EVENT_TEXT} characters`),
-  meta: z
-    .record(z.string(), z.unknown())
-    .refine(
-      (meta) => JSON.stringify(meta).length <= MAX_META_BYTES,
-      `meta is at most ${MAX_META_BYTES} bytes of JSON`,
-    )
-    .optional(),
+  meta: MetaSchema.optional(),
 });
 
 export type EventInput = z.input<typeof EventSchema>;
@@ -112,8 +143,8 @@ export const TimelineAppendParamsSchema = z.object({
   source: z
     .strictObject({
       source: z.string().max(200).optional(),
-      session_id: z.string().max(200).optional(),
-      task_id: z.string().max(200).optional(),
+      session_id: IdSchema.optional(),
+      task_id: IdSchema.optional(),
       file: z.string().max(1000).optional(),
       url: z.string().max(2000).optional(),
     })

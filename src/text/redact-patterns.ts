@@ -42,10 +42,62 @@ export const GAP_PATTERNS: readonly GapPattern[] = [
     trigger: /hf_/,
   },
   {
+    // Personal, pipeline trigger, deploy, runner, OAuth app, CI job and feed tokens.
     name: 'gitlab-token',
     type: 'token',
-    patterns: [String.raw`/(?<![A-Za-z0-9_])glpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/`],
-    trigger: /glpat-/,
+    patterns: [
+      String.raw`/(?<![A-Za-z0-9_])gl(?:pat|ptt|dt|rt|soat|oas|cbt|imt|ft|agent|ffct)-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/`,
+    ],
+    trigger: /gl(?:pat|ptt|dt|rt|soat|oas|cbt|imt|ft|agent|ffct)-/,
+  },
+  {
+    // The webhook id and its token: together they post as the webhook.
+    name: 'discord-webhook',
+    type: 'token',
+    patterns: [
+      String.raw`/(?<=discord(?:app)?\.com\/api\/(?:v\d{1,2}\/)?webhooks\/)\d{17,20}\/[A-Za-z0-9_-]{60,100}/`,
+    ],
+    trigger: /discord(?:app)?\.com\/api\/(?:v\d{1,2}\/)?webhooks\//,
+  },
+  {
+    // user id (base64) . timestamp . HMAC
+    name: 'discord-bot-token',
+    type: 'token',
+    patterns: [
+      String.raw`/(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_.-])/`,
+    ],
+    trigger: /[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\./,
+  },
+  {
+    // The preset's rule takes no `-` in the first part, which real keys have.
+    name: 'sendgrid-key',
+    type: 'api_key',
+    patterns: [String.raw`/(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/`],
+    trigger: /SG\.[A-Za-z0-9_-]{22}\./,
+  },
+  {
+    name: 'twilio-api-key',
+    type: 'api_key',
+    patterns: [String.raw`/(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])/`],
+    trigger: /SK[0-9a-f]{32}/,
+  },
+  {
+    name: 'mailgun-key',
+    type: 'api_key',
+    patterns: [String.raw`/(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9])/`],
+    trigger: /key-[0-9a-f]{32}/,
+  },
+  {
+    name: 'pypi-token',
+    type: 'token',
+    patterns: [String.raw`/(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}/`],
+    trigger: /pypi-AgE/,
+  },
+  {
+    name: 'stripe-webhook-secret',
+    type: 'secret',
+    patterns: [String.raw`/(?<![A-Za-z0-9_])whsec_[A-Za-z0-9+\/=]{24,}/`],
+    trigger: /whsec_/,
   },
   {
     name: 'slack-token',

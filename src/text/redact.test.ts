@@ -45,7 +45,7 @@ describe('a text that is only a credential / 整条只是凭据', () => {
     ['token', `  ${fake.github}\n`],
     ['private_key', `\n${fake.rsaPem}\n`],
     ['jwt', fake.jwt],
-    ['phone', '13812345678'],
+    ['phone', '138 1234 5678'],
     ['id_number', fake.residentId],
   ] as const)('becomes exactly the %s marker', async (type, text) => {
     const result = await redactor.redact(text);
@@ -130,6 +130,34 @@ describe('pathological input / 病态输入', () => {
   });
 });
 
+describe('regression for issue 8: pathological input for the new rules / 新规则的病态输入', () => {
+  it('stays fast on 100 KB of key, header, command and PEM fragments / 100 KB 片段', async () => {
+    const n = 100_000;
+    const inputs = [
+      'sig='.repeat(n / 4),
+      'token_count='.repeat(n / 12),
+      'password=' + 'a;'.repeat(n / 2),
+      'password=' + '}'.repeat(n),
+      'key '.repeat(n / 4),
+      'secret access key '.repeat(n / 18),
+      'Cookie: a=' + 'b'.repeat(n),
+      'mysql' + ' -p'.repeat(n / 3),
+      'curl' + ' -u a'.repeat(n / 5),
+      ('A'.repeat(64) + '\n').repeat(n / 65),
+      'MII'.repeat(n / 3),
+      '１'.repeat(n),
+      '138 '.repeat(n / 4),
+      '--password '.repeat(n / 11),
+      'Password: '.repeat(n / 10),
+      '<password>'.repeat(n / 10),
+      '密码'.repeat(n / 2),
+    ];
+    const started = performance.now();
+    await redactor.redactMany(inputs);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});
+
 describe('mergeSpans / 重叠合并', () => {
   const span = (start: number, end: number, type: RedactionSpan['type'], priority = 0): RedactionSpan => ({
     type,
@@ -151,8 +179,8 @@ describe('mergeSpans / 重叠合并', () => {
   });
 
   it('never cuts a secret when a short span starts first / 短片段在前也不泄露后半段', async () => {
-    // The phone rule sees the first 11 digits; the e-mail rule sees the whole address.
-    const result = await redactor.redact('13812345678@example.com');
-    expect(result.text).toBe('[redacted:email]');
+    // The phone rule sees the first 11 digits (with `call` as context); the e-mail rule the whole address.
+    const result = await redactor.redact('call 13812345678@example.com');
+    expect(result.text).toBe('call [redacted:email]');
   });
 });

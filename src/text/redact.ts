@@ -1,7 +1,9 @@
 // Redaction: secrets and personal identifiers become typed markers before anything is stored or indexed.
 import { createHmac } from 'node:crypto';
+import { scanCommands } from './redact-commands.js';
 import { scanCredentials } from './redact-credentials.js';
 import { scanIdentifiers } from './redact-identifiers.js';
+import { scanPemBodies } from './redact-pem.js';
 import { needsSecretlint, scanWithSecretlint } from './redact-secretlint.js';
 
 export type RedactionType =
@@ -38,9 +40,13 @@ export interface RedactResult {
   findings: RedactionFinding[];
 }
 
+/**
+ * `lead`: words standing before the text (a meta key such as `phone`), read as context by the rules that need
+ * some (phone, card and old ID numbers) and never redacted or returned.
+ */
 export interface Redactor {
-  redact(text: string): Promise<RedactResult>;
-  redactMany(texts: string[]): Promise<RedactResult[]>;
+  redact(text: string, lead?: string): Promise<RedactResult>;
+  redactMany(texts: readonly string[], leads?: readonly (string | undefined)[]): Promise<RedactResult[]>;
 }
 
 /** A rule's match before overlaps are merged; on equal spans the lower `priority` names the finding. */
@@ -56,33 +62,40 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   const emails = options.emails ?? true;
   const salt = options.salt ?? '';
 
-  const scanLocal = (text: string): RedactionSpan[] => {
+  // invariant: every secret of the corpus in test/fixtures/redaction/secrets.ts is found, as text or as meta, so
+  // none reaches disk (test: test/redaction.test.ts "no secret reaches disk while the server runs…").
+  const scanLocal = (text: string, lead = ''): RedactionSpan[] => {
     const spans: RedactionSpan[] = [];
     scanCredentials(text, spans);
-    scanIdentifiers(text, { emails }, spans);
+    scanCommands(text, spans);
+    scanPemBodies(text, spans);
+    scanIdentifiers(text, { emails, lead }, spans);
     return spans;
   };
 
-  const redactSlow = async (text: string): Promise<RedactResult> => {
-    const spans = scanLocal(text);
+  const redactSlow = async (text: string, lead?: string): Promise<RedactResult> => {
+    const spans = scanLocal(text, lead);
     for (const span of await scanWithSecretlint(text)) spans.push(span);
     return applySpans(text, spans, salt);
   };
 
-  const redact = (text: string): Promise<RedactResult> =>
-    needsSecretlint(text) ? redactSlow(text) : Promise.resolve(applySpans(text, scanLocal(text), salt));
+  const redact = (text: string, lead?: string): Promise<RedactResult> =>
+    needsSecretlint(text)
+      ? redactSlow(text, lead)
+      : Promise.resolve(applySpans(text, scanLocal(text, lead), salt));
 
   return {
     redact,
-    async redactMany(texts) {
+    async redactMany(texts, leads) {
       // Most texts never reach secretlint; only those are awaited.
       const results = new Array<RedactResult>(texts.length);
       const pending: Promise<void>[] = [];
       texts.forEach((text, i) => {
+        const lead = leads?.[i];
         if (needsSecretlint(text)) {
-          pending.push(redactSlow(text).then((result) => void (results[i] = result)));
+          pending.push(redactSlow(text, lead).then((result) => void (results[i] = result)));
         } else {
-          results[i] = applySpans(text, scanLocal(text), salt);
+          results[i] = applySpans(text, scanLocal(text, lead), salt);
         }
       });
       await Promise.all(pending);
