@@ -10,6 +10,8 @@ import type { Driver, Queryable } from './storage/driver.js';
 import { migrate, type MigrationResult } from './storage/migrate.js';
 import { openSqlite } from './storage/sqlite.js';
 import { secureDataDir, tightenFiles } from './storage/file-modes.js';
+import { ensureSecretFile } from './storage/secret-file.js';
+import { rehashRedactedEvents } from './ingest/rehash.js';
 import { createRedactor, type Redactor } from './text/redact.js';
 import { silentLogger, type Logger } from './log.js';
 import { rebuildIndex, rebuildPending } from './reindex.js';
@@ -48,6 +50,8 @@ async function storeSalt(db: Queryable): Promise<string> {
 }
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'mnemo.sqlite3');
+/** The key of redaction fingerprints: a 0600 file beside the database, never inside it. */
+export const redactionKeyPath = (dataDir: string): string => join(dataDir, 'redaction-key');
 
 export async function openMemory(options: MemoryServiceOptions): Promise<MemoryService> {
   const databasePath = options.databasePath ?? databaseFile(options.config.dataDir);
@@ -57,8 +61,13 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
   const driver = openSqlite({ path: databasePath, vectors: options.config.embed !== undefined });
   if (onDisk) tightenFiles(options.config.dataDir, databasePath, log);
   let migration: MigrationResult;
+  let salt: string;
   try {
     migration = await migrate(driver);
+    salt = await storeSalt(driver);
+    const rehashed = await rehashRedactedEvents(driver, salt);
+    if (rehashed > 0)
+      log.info({ events: rehashed }, 'content hashes of redacted events moved onto their stored form');
     if (await rebuildPending(driver)) {
       log.info('rebuilding the search index after an upgrade');
       const done = await rebuildIndex(driver, (p) => {
@@ -70,8 +79,13 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
     await driver.close();
     throw error;
   }
-  const salt = await storeSalt(driver);
-  const redactor = createRedactor({ emails: options.config.redactEmails, salt });
+  // invariant: finding fingerprints are keyed by a secret kept outside the database, so reading the file
+  // is not enough to test guesses of a low-entropy secret (test: src/service.test.ts "redaction key").
+  const fingerprintKey = onDisk
+    ? (await ensureSecretFile(redactionKeyPath(options.config.dataDir))).secret
+    : randomBytes(32).toString('base64url');
+  if (onDisk) tightenFiles(options.config.dataDir, databasePath, log);
+  const redactor = createRedactor({ emails: options.config.redactEmails, salt: fingerprintKey });
   const now = options.now ?? Date.now;
   const prepareContext = { redactor, salt };
   const preparer =
@@ -79,6 +93,7 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
       ? createPreparePool(prepareContext, {
           size: options.config.ingestWorkers ?? 0,
           redactEmails: options.config.redactEmails,
+          fingerprintKey,
           log,
         })
       : inlinePreparer(prepareContext);

@@ -14,7 +14,7 @@ const pool = (
   size: number,
   extra: { entry?: URL; minEvents?: number; minChars?: number; log?: Logger } = {},
 ) => {
-  const p = createPreparePool(ctx, { size, redactEmails: true, ...extra });
+  const p = createPreparePool(ctx, { size, redactEmails: true, fingerprintKey: SALT, ...extra });
   pools.push(p);
   return p;
 };

@@ -7,6 +7,8 @@ import { MAX_META_DEPTH, nestsDeeperThan } from './schema.js';
 
 export interface PrepareWorkerData {
   salt: string;
+  /** Keys the fingerprints of redaction findings (kept outside the database). */
+  fingerprintKey: string;
   redactEmails: boolean;
 }
 
@@ -27,6 +29,8 @@ export interface PreparePoolOptions {
   minEvents?: number;
   minChars?: number;
   redactEmails: boolean;
+  /** The redactor's fingerprint key, for the workers' own redactors. */
+  fingerprintKey: string;
   log?: Logger;
   /** Another worker script (tests: a worker that fails). */
   entry?: URL;
@@ -84,7 +88,11 @@ export function createPreparePool(ctx: PrepareContext, options: PreparePoolOptio
   const counts = { pooled: 0, inline: 0 };
 
   const spawn = (): PoolWorker => {
-    const workerData = { salt: ctx.salt, redactEmails: options.redactEmails } satisfies PrepareWorkerData;
+    const workerData = {
+      salt: ctx.salt,
+      fingerprintKey: options.fingerprintKey,
+      redactEmails: options.redactEmails,
+    } satisfies PrepareWorkerData;
     const worker = options.entry
       ? new Worker(options.entry, { workerData })
       : fromSource

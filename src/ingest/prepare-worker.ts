@@ -4,8 +4,8 @@ import { createRedactor } from '../text/redact.js';
 import { prepareEvents } from './prepare.js';
 import type { PrepareRequest, PrepareResponse, PrepareWorkerData } from './prepare-pool.js';
 
-const { salt, redactEmails } = workerData as PrepareWorkerData;
-const ctx = { salt, redactor: createRedactor({ emails: redactEmails, salt }) };
+const { salt, fingerprintKey, redactEmails } = workerData as PrepareWorkerData;
+const ctx = { salt, redactor: createRedactor({ emails: redactEmails, salt: fingerprintKey }) };
 const port = parentPort;
 if (port === null) throw new Error('prepare-worker runs only as a worker thread');
 

@@ -58,7 +58,23 @@ const canonical = (value: unknown): unknown => {
   return value;
 };
 
-export function contentHash(salt: string, e: EventData): string {
+/**
+ * The hash that tells a duplicate from an EVENT_CONFLICT, over the event as stored: its redacted text and
+ * meta. invariant: no answer depends on a redacted value — an event id sent again with another guess of
+ * a redacted secret is a duplicate either way (test: src/ingest/ingest.test.ts "regression for issue 8:
+ * duplicates are decided on the redacted content").
+ */
+export interface HashedContent {
+  session_id?: string | null | undefined;
+  task_id?: string | null | undefined;
+  kind: string;
+  role: string;
+  at: number;
+  text: string;
+  meta?: unknown;
+}
+
+export function contentHash(salt: string, e: HashedContent): string {
   const body = JSON.stringify([
     e.session_id ?? null,
     e.task_id ?? null,
@@ -98,7 +114,7 @@ async function prepareOne(
     at: event.at,
     text: red.text,
     meta: meta ? JSON.stringify(meta.meta) : null,
-    content_hash: contentHash(ctx.salt, event),
+    content_hash: contentHash(ctx.salt, { ...event, text: red.text, meta: meta?.meta }),
     redactions,
   };
   const tokens = tokenize(red.text);

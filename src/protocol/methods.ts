@@ -97,7 +97,12 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       const rejection = out.rejected[0];
       if (rejection) {
         const code = rejection.code === 'EVENT_CONFLICT' ? 'EVENT_CONFLICT' : 'EVENT_INVALID';
-        throw new MemoryError(code, rejection.message, { id: p.id });
+        // An id that is itself a secret is never echoed back (the rejection names only the field).
+        throw new MemoryError(
+          code,
+          rejection.message,
+          rejection.event_id === null ? undefined : { id: p.id },
+        );
       }
       return { id: p.id, seq: out.stored.get(p.id) ?? null, duplicate: out.duplicates > 0 };
     },
