@@ -25,7 +25,11 @@ async function ownerRow(db: Queryable, owner: string): Promise<OwnerStats | unde
   );
 }
 
-/** Writes one owner's documents: new ones (no docId) get a search_docs row, rebuilt ones keep theirs. */
+/**
+ * Writes one owner's documents: new ones (no docId) get a search_docs row, rebuilt ones keep theirs.
+ * invariant: every term is keyed by its owner's number, so no statistic mixes owners (test:
+ * src/recall/owner-stats.test.ts).
+ */
 async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]): Promise<void> {
   await tx.run(
     `INSERT INTO search_owners (owner, owner_key, docs, tokens, last_ord)
