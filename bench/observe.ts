@@ -20,6 +20,7 @@ import { openMemory, type MemoryService } from '../src/service.js';
 import { createWorker } from '../src/worker.js';
 import { batchOf, startScriptedModel } from '../test/helpers/scripted-model.js';
 import { createEventSource, loadCorpus, type BenchEvent } from './corpus.js';
+import { int, row, str } from '../src/storage/rows.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OWNER = 'bench';
@@ -126,7 +127,8 @@ async function modelFigures(stream: Stream, prompt: string) {
       const batch = { batch_id: '', owner: OWNER, token: '', expires_at: '', events: [single] };
       perMessage += promptTokens + estimateTokens(renderBatch(batch));
     }
-    const closed = await service.driver.query<{ closed_by: string; n: number }>(
+    const closed = await service.driver.all(
+      row({ closed_by: str, n: int }),
       'SELECT closed_by, count(*) AS n FROM observation_batches GROUP BY closed_by ORDER BY n DESC',
     );
     const closedBy = closed.map((c) => `${c.closed_by} ${fmt((100 * c.n) / batches)}%`).join(', ');

@@ -8,6 +8,7 @@ import { loadMigrations, migrate } from './storage/migrate.js';
 import { openSqlite } from './storage/sqlite.js';
 import { createHeuristicObserver } from './observe/heuristic.js';
 import { createObservation } from './observe/observe.js';
+import { sqlFirst, sqlRows } from '../test/helpers/sql.js';
 
 const temp = createTempDirs();
 const services: MemoryService[] = [];
@@ -64,7 +65,7 @@ describe('rebuildIndex', () => {
       const { proposal } = await observer.propose(batch, new AbortController().signal);
       await observation.commit({ batch_id: batch.batch_id, token: batch.token, proposal });
     }
-    const memories = await service.driver.get<{ n: number }>('SELECT count(*) AS n FROM memories');
+    const memories = await sqlFirst<{ n: number }>(service.driver, 'SELECT count(*) AS n FROM memories');
     expect(memories?.n).toBeGreaterThan(0);
     const before = await answers(client);
     await service.driver.transaction(async (tx) => {
@@ -110,7 +111,7 @@ describe('rebuildIndex', () => {
         .slice(0, 2)
         .sort(),
     ).toEqual(['e3', 'e4']);
-    const owners = await service.driver.query('SELECT owner, docs FROM search_owners');
+    const owners = await sqlRows(service.driver, 'SELECT owner, docs FROM search_owners');
     expect(owners).toEqual([{ owner: 'me', docs: EVENTS.length }]);
   });
 });

@@ -9,6 +9,8 @@ import { indexOf, type IndexRow } from './search/search.js';
 import { toIndexRow } from './search/store.js';
 import type { Driver, Queryable } from './storage/driver.js';
 import { tokenize } from './text/tokenize.js';
+import type { z } from 'zod';
+import { CountRow, int, row, str } from './storage/rows.js';
 
 const CHUNK = 500;
 export const REBUILD_SETTING = 'index_rebuild';
@@ -18,16 +20,14 @@ export interface ReindexProgress {
   total: number;
 }
 
-interface DocRef {
-  doc_id: number;
-  owner: string;
-  kind: string;
-  ref: string;
-}
+const DocRef = row({ doc_id: int, owner: str, kind: str, ref: str });
+type DocRef = z.output<typeof DocRef>;
+const ValueRow = row({ value: str });
+const TextRow = row({ text: str });
 
 export async function rebuildPending(db: Queryable): Promise<boolean> {
-  const row = await db.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [REBUILD_SETTING]);
-  return row?.value === 'pending';
+  const found = await db.one(ValueRow, 'SELECT value FROM settings WHERE key = ?', [REBUILD_SETTING]);
+  return found?.value === 'pending';
 }
 
 async function rowsOf(
@@ -40,7 +40,8 @@ async function rowsOf(
       const [event] = await getEventsByIds(tx, d.owner, [d.ref]);
       if (!event) continue;
       const previous = event.session_id
-        ? await tx.get<{ text: string }>(
+        ? await tx.one(
+            TextRow,
             'SELECT text FROM events WHERE owner = ? AND session_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
             [d.owner, event.session_id, event.seq],
           )
@@ -60,12 +61,13 @@ export async function rebuildIndex(
   driver: Driver,
   onProgress?: (progress: ReindexProgress) => void,
 ): Promise<ReindexProgress> {
-  const total = (await driver.get<{ n: number }>('SELECT count(*) AS n FROM search_docs'))?.n ?? 0;
+  const total = (await driver.one(CountRow, 'SELECT count(*) AS n FROM search_docs'))?.n ?? 0;
   await driver.transaction((tx) => indexOf(tx).clear(tx));
   let after = 0;
   let done = 0;
   for (;;) {
-    const docs = await driver.query<DocRef>(
+    const docs = await driver.all(
+      DocRef,
       'SELECT doc_id, owner, kind, ref FROM search_docs WHERE doc_id > ? ORDER BY doc_id LIMIT ?',
       [after, CHUNK],
     );

@@ -8,6 +8,7 @@ import { contentHash } from './ingest/prepare.js';
 import { createLocalClient } from './local-client.js';
 import { createMethodTable } from './protocol/methods.js';
 import { openMemory, redactionKeyPath, type MemoryService } from './service.js';
+import { sqlFirst } from '../test/helpers/sql.js';
 
 const temp = createTempDirs();
 const open: MemoryService[] = [];
@@ -58,7 +59,8 @@ describe('redaction cannot be reversed', () => {
       events: [{ ...wifi('x'), event_id: 'p', text: `电话 ${phone}` }],
     });
     const read = async (s: MemoryService) => {
-      const row = await s.driver.get<{ redactions: string }>(
+      const row = await sqlFirst<{ redactions: string }>(
+        s.driver,
         `SELECT redactions FROM events WHERE event_id = 'p'`,
       );
       return (JSON.parse(row?.redactions ?? '{}') as { text: Array<{ hash: string }> }).text[0]?.hash;
@@ -67,7 +69,7 @@ describe('redaction cannot be reversed', () => {
     expect(statSync(redactionKeyPath(dir)).mode & 0o777).toBe(0o600);
     // Nothing in the database reproduces the fingerprint: not its salt, not an unkeyed hash.
     const salt = (
-      await first.service.driver.get<{ value: string }>(`SELECT value FROM settings WHERE key = 'salt'`)
+      await sqlFirst<{ value: string }>(first.service.driver, `SELECT value FROM settings WHERE key = 'salt'`)
     )?.value;
     for (const key of [salt ?? '', '']) {
       expect(createHmac('sha256', key).update(phone).digest('hex').slice(0, 16)).not.toBe(hash);
@@ -79,7 +81,8 @@ describe('redaction cannot be reversed', () => {
       owner: 'o',
       events: [{ ...wifi('x'), event_id: 'p2', text: `电话 ${phone}` }],
     });
-    const row = await again.service.driver.get<{ redactions: string }>(
+    const row = await sqlFirst<{ redactions: string }>(
+      again.service.driver,
       `SELECT redactions FROM events WHERE event_id = 'p2'`,
     );
     expect(row?.redactions).toContain(hash ?? 'missing');

@@ -12,6 +12,9 @@ import { openSqlite } from './storage/sqlite.js';
 import { secureDataDir, tightenFiles } from './storage/file-modes.js';
 import { ensureSecretFile } from './storage/secret-file.js';
 import { rehashRedactedEvents } from './ingest/rehash.js';
+import { row as rowSchema, str } from './storage/rows.js';
+
+const ValueRow = rowSchema({ value: str });
 import { createRedactor, type Redactor } from './text/redact.js';
 import { silentLogger, type Logger } from './log.js';
 import { rebuildIndex, rebuildPending } from './reindex.js';
@@ -44,7 +47,7 @@ async function storeSalt(db: Queryable): Promise<string> {
   await db.run(`INSERT INTO settings (key, value) VALUES ('salt', ?) ON CONFLICT (key) DO NOTHING`, [
     randomBytes(32).toString('hex'),
   ]);
-  const row = await db.get<{ value: string }>(`SELECT value FROM settings WHERE key = 'salt'`);
+  const row = await db.one(ValueRow, `SELECT value FROM settings WHERE key = 'salt'`);
   if (!row) throw new MemoryError('INTERNAL', 'store salt missing');
   return row.value;
 }

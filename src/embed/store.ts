@@ -1,17 +1,32 @@
 // Owns embedding_state, embedding_owners and the vec0 table vec_docs (created at run time, sqlite-vec loaded).
 import type { DocFilters, DocHit, DocMeta } from '../search/search.js';
 import { filterSql } from '../search/search.js';
+import type { z } from 'zod';
 import type { Queryable, SqlValue } from '../storage/driver.js';
+import { int, nint, nstr, num, row, str } from '../storage/rows.js';
 
-export interface EmbeddingState {
-  model: string;
-  requested_dimensions: number | null;
-  dimensions: number | null;
-  last_doc_id: number;
-  failures: number;
-  last_error: string | null;
-  last_error_at: number | null;
-}
+const EmbeddingState = row({
+  model: str,
+  requested_dimensions: nint,
+  dimensions: nint,
+  last_doc_id: int,
+  failures: int,
+  last_error: nstr,
+  last_error_at: nint,
+});
+export type EmbeddingState = z.output<typeof EmbeddingState>;
+const PendingRow = row({
+  docId: int,
+  owner: str,
+  kind: str,
+  ref: str,
+  at: int,
+  sessionId: nstr,
+  taskId: nstr,
+});
+const NRow = row({ n: nint });
+const VectorsRow = row({ vectors: int });
+const HitRow = row({ docId: int, kind: str, ref: str, at: int, score: num, distance: num });
 
 /** A document of the index waiting for its vector. */
 export interface PendingDoc extends Omit<DocMeta, 'role'> {
@@ -27,7 +42,8 @@ export interface VectorRow {
 export const MAX_NEIGHBOURS = 4_096;
 
 export const readState = (db: Queryable): Promise<EmbeddingState | undefined> =>
-  db.get<EmbeddingState>(
+  db.one(
+    EmbeddingState,
     `SELECT model, requested_dimensions, dimensions, last_doc_id, failures, last_error, last_error_at
        FROM embedding_state WHERE id = 1`,
   );
@@ -73,7 +89,8 @@ export async function createVectorTable(tx: Queryable, dimensions: number): Prom
 
 /** Index documents after `afterDocId`, oldest first. */
 export const pendingDocs = (db: Queryable, afterDocId: number, limit: number): Promise<PendingDoc[]> =>
-  db.query<PendingDoc>(
+  db.all(
+    PendingRow,
     `SELECT doc_id AS docId, owner, kind, ref, at, session_id AS sessionId, task_id AS taskId
        FROM search_docs WHERE doc_id > ? ORDER BY doc_id LIMIT ?`,
     [afterDocId, limit],
@@ -122,22 +139,16 @@ export async function recordFailure(tx: Queryable, message: string, now: number)
 }
 
 export async function ownerVectors(db: Queryable, owner: string): Promise<number> {
-  const row = await db.get<{ vectors: number }>('SELECT vectors FROM embedding_owners WHERE owner = ?', [
-    owner,
-  ]);
-  return row?.vectors ?? 0;
+  const found = await db.one(VectorsRow, 'SELECT vectors FROM embedding_owners WHERE owner = ?', [owner]);
+  return found?.vectors ?? 0;
 }
 
 export async function countVectors(db: Queryable): Promise<number> {
-  const row = await db.get<{ n: number | null }>('SELECT sum(vectors) AS n FROM embedding_owners');
-  return row?.n ?? 0;
+  return (await db.one(NRow, 'SELECT sum(vectors) AS n FROM embedding_owners'))?.n ?? 0;
 }
 
 export async function countPending(db: Queryable, afterDocId: number): Promise<number> {
-  const row = await db.get<{ n: number }>('SELECT count(*) AS n FROM search_docs WHERE doc_id > ?', [
-    afterDocId,
-  ]);
-  return row?.n ?? 0;
+  return (await db.one(NRow, 'SELECT count(*) AS n FROM search_docs WHERE doc_id > ?', [afterDocId]))?.n ?? 0;
 }
 
 export interface VectorHit extends DocHit {
@@ -178,7 +189,8 @@ export async function searchVectors(
     knnParams.push(filters.taskId);
   }
   const { where, params } = filterSql(filters);
-  return db.query<VectorHit>(
+  return db.all(
+    HitRow,
     `SELECT d.doc_id AS docId, d.kind, d.ref, d.at, 1 - v.distance AS score, v.distance
        FROM (SELECT rowid, distance FROM vec_docs WHERE ${knn.join(' AND ')}) AS v
       CROSS JOIN search_docs d ON d.doc_id = v.rowid

@@ -7,6 +7,7 @@ import { tokenize } from '../text/tokenize.js';
 import { CONTEXT_TOKENS, ingestEvents, type IngestDeps } from './ingest.js';
 import { getEventsByIds } from './store.js';
 import { matchRefs } from '../../test/helpers/index-match.js';
+import { sqlFirst, sqlRows } from '../../test/helpers/sql.js';
 
 let service: MemoryService;
 let deps: IngestDeps;
@@ -36,7 +37,7 @@ describe('ingestEvents', () => {
     const [a, b] = await getEventsByIds(service.driver, 'o1', ['a', 'b']);
     expect(a?.at).toBe(Date.parse('2026-09-17T02:00:00Z'));
     expect(b?.at).toBe(1_700_000_000_000);
-    const docs = await service.driver.query(`SELECT ref FROM search_docs WHERE owner = 'o1' ORDER BY ref`);
+    const docs = await sqlRows(service.driver, `SELECT ref FROM search_docs WHERE owner = 'o1' ORDER BY ref`);
     expect(docs).toEqual([{ ref: 'a' }, { ref: 'b' }]);
   });
 
@@ -59,14 +60,16 @@ describe('ingestEvents', () => {
     await ingestEvents(deps, 'o1', [ev('a', 'one'), ev('b', 'two')]);
     await ingestEvents(deps, 'o2', [ev('a', 'other owner')]);
     await ingestEvents(deps, 'o1', [ev('c', 'three'), ev('a', 'one')]);
-    const rows = await service.driver.query(
+    const rows = await sqlRows(
+      service.driver,
       'SELECT owner, owner_key AS key, docs, tokens, last_ord AS ord FROM search_owners ORDER BY owner',
     );
     expect(rows).toEqual([
       { owner: 'o1', key: 1, docs: 3, tokens: 3, ord: 3 },
       { owner: 'o2', key: 2, docs: 1, tokens: 2, ord: 1 },
     ]);
-    const ords = await service.driver.query(
+    const ords = await sqlRows(
+      service.driver,
       `SELECT ref, ord FROM search_docs WHERE owner = 'o1' ORDER BY ord`,
     );
     expect(ords).toEqual([
@@ -120,7 +123,8 @@ describe('ingestEvents', () => {
     expect(JSON.stringify(s?.meta)).not.toContain('hunter2hunter2');
     expect(s?.meta).toMatchObject({ n: 3 });
     expect(s?.redacted).toBe(true);
-    const row = await service.driver.get<{ redactions: string }>(
+    const row = await sqlFirst<{ redactions: string }>(
+      service.driver,
       `SELECT redactions FROM events WHERE event_id = 's'`,
     );
     expect(row?.redactions).not.toContain('hunter2');
@@ -151,7 +155,7 @@ describe('ingestEvents', () => {
     expect(await inContext('cat')).toEqual(['b']);
     expect(await inContext('taxes')).toEqual([]);
     expect(await inContext('session')).toEqual([]);
-    const roles = await service.driver.query(`SELECT ref, role FROM search_docs WHERE ref IN ('q', 'a')`);
+    const roles = await sqlRows(service.driver, `SELECT ref, role FROM search_docs WHERE ref IN ('q', 'a')`);
     expect(roles).toEqual(
       expect.arrayContaining([
         { ref: 'q', role: 'user' },
@@ -219,9 +223,9 @@ describe('regression for issue 8: ids are ids / id 只是 id', () => {
     ]);
     const stored = JSON.stringify([
       out.rejected,
-      await service.driver.query('SELECT * FROM events'),
-      await service.driver.query('SELECT * FROM search_docs'),
-      await service.driver.query(`SELECT DISTINCT term FROM search_postings`),
+      await sqlRows(service.driver, 'SELECT * FROM events'),
+      await sqlRows(service.driver, 'SELECT * FROM search_docs'),
+      await sqlRows(service.driver, `SELECT DISTINCT term FROM search_postings`),
     ]);
     for (const secret of secrets) expect(stored).not.toContain(secret);
     expect(stored).not.toContain('13812345678'.slice(3));
@@ -242,7 +246,8 @@ describe('regression for issue 8: ids are ids / id 只是 id', () => {
       id: 'n3',
       duplicate: false,
     });
-    const rows = await service.driver.query<{ event_id: string; session_id: string }>(
+    const rows = await sqlRows<{ event_id: string; session_id: string }>(
+      service.driver,
       'SELECT event_id, session_id FROM events',
     );
     expect(rows).toEqual([{ event_id: 'n3', session_id: 's1' }]);

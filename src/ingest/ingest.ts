@@ -6,7 +6,10 @@ import type { Redactor } from '../text/redact.js';
 import { tokenize } from '../text/tokenize.js';
 import { contextOf, inlinePreparer, type PreparedEvent, type Preparer } from './prepare.js';
 import type { IngestResult, Rejection } from './schema.js';
-import { insertEvent } from './store.js';
+import { insertEvent, noteOwnerEvents } from './store.js';
+import { row, str } from '../storage/rows.js';
+
+const TextRow = row({ text: str });
 
 export { CONTEXT_TOKENS } from './prepare.js';
 
@@ -45,7 +48,8 @@ async function addStoredContext(
   first: readonly PreparedEvent[],
 ): Promise<void> {
   for (const p of first) {
-    const row = await tx.get<{ text: string }>(
+    const row = await tx.one(
+      TextRow,
       'SELECT text FROM events WHERE owner = ? AND session_id = ? ORDER BY seq DESC LIMIT 1',
       [owner, p.row.session_id],
     );
@@ -78,6 +82,8 @@ export async function ingestEvents(
   let duplicates = 0;
   const seenInCall = new Map<string, string>();
   await deps.driver.transaction(async (tx) => {
+    // The owner's writers take turns, so its sequence numbers are committed in order (storage/driver.ts).
+    await tx.lockOwner(owner);
     await addStoredContext(tx, owner, firstOfSession);
     const docs: IndexRow[] = [];
     for (const p of prepared) {
@@ -99,6 +105,7 @@ export async function ingestEvents(
       }
     }
     await indexRows(tx, docs);
+    await noteOwnerEvents(tx, owner, stored.size, Math.max(0, ...stored.values()));
   });
   return { accepted: stored.size, duplicates, rejected, stored };
 }

@@ -6,6 +6,7 @@ import { ingestEvents } from './ingest.js';
 import { inlinePreparer, type Preparer } from './prepare.js';
 import { createPreparePool, MAX_FAILED_CALLS } from './prepare-pool.js';
 import { matchRefs } from '../../test/helpers/index-match.js';
+import { sqlRows } from '../../test/helpers/sql.js';
 
 const SALT = 'pool-test-salt';
 const ctx = { salt: SALT, redactor: createRedactor({ salt: SALT }) };
@@ -150,7 +151,8 @@ describe('ingest through the pool', () => {
         ...call.slice(0, 60),
         { ...(call[0] as object), text: 'changed' },
       ]);
-      const rows = await service.driver.query(
+      const rows = await sqlRows(
+        service.driver,
         `SELECT e.event_id, e.text, e.meta, e.redactions IS NOT NULL AS redacted, d.kind
            FROM events e JOIN search_docs d ON d.owner = e.owner AND d.ref = e.event_id ORDER BY e.seq`,
       );

@@ -1,6 +1,8 @@
-// Owns the events table: inserts and the reads later stages use.
+// Owns the events table and each owner's event count and last sequence: inserts and the reads later stages use.
+import { z } from 'zod';
 import type { Queryable } from '../storage/driver.js';
-import type { StoredEvent } from './schema.js';
+import { CountRow, int, nstr, row, str } from '../storage/rows.js';
+import { EVENT_KINDS, EVENT_ROLES, type StoredEvent } from './schema.js';
 
 export interface EventRow {
   owner: string;
@@ -22,9 +24,10 @@ export async function insertEvent(
   row: EventRow,
   now: number,
 ): Promise<{ inserted: true; seq: number } | { inserted: false; existingHash: string }> {
-  const result = await tx.run(
+  const inserted = await tx.one(
+    SeqRow,
     `INSERT INTO events (owner, event_id, session_id, task_id, kind, role, at, text, meta, content_hash, redactions, ingested_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, event_id) DO NOTHING`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, event_id) DO NOTHING RETURNING seq`,
     [
       row.owner,
       row.event_id,
@@ -40,27 +43,44 @@ export async function insertEvent(
       now,
     ],
   );
-  if (result.changes === 1) return { inserted: true, seq: result.lastInsertRowid };
-  const existing = await tx.get<{ content_hash: string }>(
-    'SELECT content_hash FROM events WHERE owner = ? AND event_id = ?',
-    [row.owner, row.event_id],
-  );
+  if (inserted) return { inserted: true, seq: inserted.seq };
+  const existing = await tx.one(HashRow, 'SELECT content_hash FROM events WHERE owner = ? AND event_id = ?', [
+    row.owner,
+    row.event_id,
+  ]);
   return { inserted: false, existingHash: existing?.content_hash ?? '' };
 }
 
-interface RawEvent {
-  seq: number;
-  owner: string;
-  event_id: string;
-  session_id: string | null;
-  task_id: string | null;
-  kind: StoredEvent['kind'];
-  role: StoredEvent['role'];
-  at: number;
-  text: string;
-  meta: string | null;
-  redactions: string | null;
+const SeqRow = row({ seq: int });
+const HashRow = row({ content_hash: str });
+
+/**
+ * After a call's inserts, in its transaction (which holds the owner, see Queryable.lockOwner): the owner's
+ * event count and last sequence, which later stages read to find owners with new events.
+ */
+export async function noteOwnerEvents(tx: Queryable, owner: string, added: number, lastSeq: number) {
+  if (added === 0) return;
+  await tx.run(
+    `INSERT INTO event_owners (owner, last_seq, events) VALUES (?, ?, ?)
+     ON CONFLICT (owner) DO UPDATE SET last_seq = excluded.last_seq, events = event_owners.events + excluded.events`,
+    [owner, lastSeq, added],
+  );
 }
+
+const RawEvent = row({
+  seq: int,
+  owner: str,
+  event_id: str,
+  session_id: nstr,
+  task_id: nstr,
+  kind: z.enum(EVENT_KINDS),
+  role: z.enum(EVENT_ROLES),
+  at: int,
+  text: str,
+  meta: nstr,
+  redactions: nstr,
+});
+type RawEvent = z.output<typeof RawEvent>;
 
 const COLUMNS = 'seq, owner, event_id, session_id, task_id, kind, role, at, text, meta, redactions';
 
@@ -84,7 +104,8 @@ export async function getEventsByIds(
   ids: readonly string[],
 ): Promise<StoredEvent[]> {
   if (ids.length === 0) return [];
-  const rows = await db.query<RawEvent>(
+  const rows = await db.all(
+    RawEvent,
     `SELECT ${COLUMNS} FROM events WHERE owner = ? AND event_id IN (${ids.map(() => '?').join(', ')})`,
     [owner, ...ids],
   );
@@ -118,7 +139,7 @@ function pageWhere(page: Omit<EventPage, 'limit'>, after: boolean) {
 /** Events in sequence order after a cursor. */
 export async function pageEvents(db: Queryable, page: EventPage): Promise<StoredEvent[]> {
   const { where, params } = pageWhere(page, true);
-  const rows = await db.query<RawEvent>(`SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY seq LIMIT ?`, [
+  const rows = await db.all(RawEvent, `SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY seq LIMIT ?`, [
     ...params,
     page.limit,
   ]);
@@ -128,13 +149,16 @@ export async function pageEvents(db: Queryable, page: EventPage): Promise<Stored
 /** How many of the owner's events pass the page's filters, whatever the cursor. */
 export async function countPage(db: Queryable, page: Omit<EventPage, 'limit' | 'after'>): Promise<number> {
   const { where, params } = pageWhere(page, false);
-  const row = await db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE ${where}`, params);
-  return Number(row?.n ?? 0);
+  return (await db.one(CountRow, `SELECT count(*) AS n FROM events WHERE ${where}`, params))?.n ?? 0;
 }
 
+const TotalsRow = row({ events: int, owners: int });
+
+/** Events and owners in the store, from the owners' counts (not a scan of the events). */
 export async function countEvents(db: Queryable): Promise<{ events: number; owners: number }> {
-  const row = await db.get<{ events: number; owners: number }>(
-    'SELECT count(*) AS events, count(DISTINCT owner) AS owners FROM events',
+  const found = await db.one(
+    TotalsRow,
+    'SELECT coalesce(sum(events), 0) AS events, count(*) AS owners FROM event_owners',
   );
-  return row ?? { events: 0, owners: 0 };
+  return found ?? { events: 0, owners: 0 };
 }

@@ -32,6 +32,9 @@ export async function closeReadyBatches(
   await scanNewEvents(tx);
   let closed = 0;
   for (const row of await ownersWithPending(tx, owner)) {
+    // invariant: one process at a time cuts an owner's batches; the others pass it by (test:
+    // src/storage/concurrency.test.ts).
+    if (!(await tx.tryLockOwner(`observe:${row.owner}`))) continue;
     let cursor = { seq: row.next_seq, offset: row.next_offset };
     let window = WINDOW;
     let ready = await countReady(tx, row.owner);

@@ -122,6 +122,7 @@ export async function writePublication(
   usage: Usage | undefined,
   now: number,
 ): Promise<Receipt> {
+  await tx.lockOwner(batch.owner);
   const publishSeq = await nextPublishSeq(tx, batch.owner);
   for (const p of prepared) await insertMemory(tx, { ...p.row, publish_seq: publishSeq }, p.sources);
   await indexDocuments(

@@ -1,17 +1,20 @@
 // What the observation queue looks like: per-owner queues, leases, failing batches and token usage.
+import { z } from 'zod';
 import type { Driver, Queryable } from '../storage/driver.js';
+import { bool, int, row, str } from '../storage/rows.js';
 import type { ObservationStatus } from './schema.js';
-import { FAILURES_KEPT, scanNewEvents, type BatchRow } from './store.js';
+import { FAILURES_KEPT, scanNewEvents } from './store.js';
 
-interface OwnerStatusRow {
-  owner: string;
-  publish_seq: number;
-  pending: number;
-  memories: number;
-}
+const OwnerStatusRow = row({ owner: str, publish_seq: int, pending: int, memories: int });
+const CountsRow = row({ owner: str, state: z.enum(['queued', 'leased', 'published']), failed: bool, n: int });
+const LeasedRow = row({ batch_id: str, owner: str, lease_expires_at: int, claims: int });
+const FailedRow = row({ batch_id: str, owner: str, failures: int, next_attempt_at: int });
+const FailureRow = row({ at: int, code: str, reason: str });
+const UsageRow = row({ batches: int, model_calls: int, prompt_tokens: int, completion_tokens: int });
 
-const ownerStatus = (db: Queryable, owner?: string): Promise<OwnerStatusRow[]> =>
-  db.query<OwnerStatusRow>(
+const ownerStatus = (db: Queryable, owner?: string) =>
+  db.all(
+    OwnerStatusRow,
     `SELECT o.owner, o.publish_seq,
             (SELECT count(*) FROM events e WHERE e.owner = o.owner AND e.seq >= o.next_seq) AS pending,
             (SELECT count(*) FROM memories m WHERE m.owner = o.owner) AS memories
@@ -20,7 +23,8 @@ const ownerStatus = (db: Queryable, owner?: string): Promise<OwnerStatusRow[]> =
   );
 
 const batchCounts = (db: Queryable, owner?: string) =>
-  db.query<{ owner: string; state: BatchRow['state']; failed: number; n: number }>(
+  db.all(
+    CountsRow,
     `SELECT owner, state, failures > 0 AS failed, count(*) AS n FROM observation_batches
       ${owner === undefined ? '' : 'WHERE owner = ?'} GROUP BY owner, state, failed`,
     owner === undefined ? [] : [owner],
@@ -29,27 +33,31 @@ const batchCounts = (db: Queryable, owner?: string) =>
 const ownerFilter = (owner?: string) => (owner === undefined ? '' : 'AND owner = ?');
 
 const leasedBatches = (db: Queryable, owner?: string, limit = 100) =>
-  db.query<{ batch_id: string; owner: string; lease_expires_at: number; claims: number }>(
+  db.all(
+    LeasedRow,
     `SELECT batch_id, owner, lease_expires_at, claims FROM observation_batches
       WHERE state = 'leased' ${ownerFilter(owner)} ORDER BY lease_expires_at LIMIT ?`,
     owner === undefined ? [limit] : [owner, limit],
   );
 
 const failedBatches = (db: Queryable, owner?: string, limit = 100) =>
-  db.query<{ batch_id: string; owner: string; failures: number; next_attempt_at: number }>(
+  db.all(
+    FailedRow,
     `SELECT batch_id, owner, failures, next_attempt_at FROM observation_batches
       WHERE state != 'published' AND failures > 0 ${ownerFilter(owner)} ORDER BY next_attempt_at LIMIT ?`,
     owner === undefined ? [limit] : [owner, limit],
   );
 
 const lastFailures = (db: Queryable, batchId: string) =>
-  db.query<{ at: number; code: string; reason: string }>(
+  db.all(
+    FailureRow,
     'SELECT at, code, reason FROM observation_failures WHERE batch_id = ? ORDER BY failure_id DESC LIMIT ?',
     [batchId, FAILURES_KEPT],
   );
 
 const usageTotals = (db: Queryable, owner?: string) =>
-  db.get<{ batches: number; model_calls: number; prompt_tokens: number; completion_tokens: number }>(
+  db.one(
+    UsageRow,
     `SELECT count(*) AS batches, coalesce(sum(model_calls), 0) AS model_calls,
             coalesce(sum(prompt_tokens), 0) AS prompt_tokens, coalesce(sum(completion_tokens), 0) AS completion_tokens
        FROM observation_batches WHERE model_calls > 0 ${ownerFilter(owner)}`,

@@ -1,43 +1,39 @@
 // Owns the observation tables (owners, batches, items, failures, consumed marks) and memories.
+import { z } from 'zod';
 import type { Queryable, SqlValue } from '../storage/driver.js';
+import { CountRow, int, nint, nstr, row, str } from '../storage/rows.js';
 import type { Cursor, PendingEvent, PlannedItem, ClosedBy } from './select.js';
 import type { Receipt, Usage } from './schema.js';
 
-export interface OwnerRow {
-  owner: string;
-  next_seq: number;
-  next_offset: number;
-  seen_seq: number;
-  publish_seq: number;
-}
+const OwnerRow = row({ owner: str, next_seq: int, next_offset: int, seen_seq: int, publish_seq: int });
+export type OwnerRow = z.output<typeof OwnerRow>;
 
-/** Registers owners of events stored since the last scan. */
+/**
+ * Registers owners with events stored since they were last seen. Reads ingest's per-owner last sequence,
+ * never a cursor over all owners' events: with several writers, sequences of different owners commit out
+ * of order, but one owner's commit in order (Queryable.lockOwner).
+ */
 export async function scanNewEvents(tx: Queryable): Promise<void> {
-  const scan = await tx.get<{ last_seq: number }>('SELECT last_seq FROM observation_scan WHERE id = 1');
-  const last = scan?.last_seq ?? 0;
-  const rows = await tx.query<{ owner: string; seen: number }>(
-    'SELECT owner, max(seq) AS seen FROM events WHERE seq > ? GROUP BY owner',
-    [last],
+  await tx.run(
+    `INSERT INTO observation_owners (owner, seen_seq)
+     SELECT e.owner, e.last_seq FROM event_owners e LEFT JOIN observation_owners o ON o.owner = e.owner
+      WHERE o.owner IS NULL OR o.seen_seq < e.last_seq ORDER BY e.owner
+     ON CONFLICT (owner) DO UPDATE SET seen_seq = excluded.seen_seq
+      WHERE observation_owners.seen_seq < excluded.seen_seq`,
   );
-  let top = last;
-  for (const row of rows) {
-    top = Math.max(top, row.seen);
-    await tx.run(
-      `INSERT INTO observation_owners (owner, seen_seq) VALUES (?, ?)
-       ON CONFLICT (owner) DO UPDATE SET seen_seq = max(seen_seq, excluded.seen_seq)`,
-      [row.owner, row.seen],
-    );
-  }
-  if (top > last) await tx.run('UPDATE observation_scan SET last_seq = ? WHERE id = 1', [top]);
 }
 
 export async function ownersWithPending(db: Queryable, owner?: string): Promise<OwnerRow[]> {
-  return db.query<OwnerRow>(
+  return db.all(
+    OwnerRow,
     `SELECT owner, next_seq, next_offset, seen_seq, publish_seq FROM observation_owners
       WHERE seen_seq >= next_seq ${owner === undefined ? '' : 'AND owner = ?'} ORDER BY owner`,
     owner === undefined ? [] : [owner],
   );
 }
+
+const PendingRow = row({ seq: int, event_id: str, kind: str, text: str, ingested_at: int, task_id: nstr });
+const TextRow = row({ text: str });
 
 /** Pending events from the cursor on, with unchanged schedule runs flagged. */
 export async function pendingEvents(
@@ -46,7 +42,8 @@ export async function pendingEvents(
   cursor: Cursor,
   limit: number,
 ): Promise<{ events: PendingEvent[]; more: boolean }> {
-  const rows = await db.query<Omit<PendingEvent, 'unchanged'> & { task_id: string | null }>(
+  const rows = await db.all(
+    PendingRow,
     `SELECT seq, event_id, kind, text, ingested_at, task_id FROM events
       WHERE owner = ? AND seq >= ? ORDER BY seq LIMIT ?`,
     [owner, cursor.seq, limit + 1],
@@ -56,7 +53,8 @@ export async function pendingEvents(
   for (const row of rows.slice(0, limit)) {
     let unchanged = false;
     if (row.kind === 'schedule_run' && row.task_id !== null) {
-      const previous = await db.get<{ text: string }>(
+      const previous = await db.one(
+        TextRow,
         `SELECT text FROM events WHERE owner = ? AND task_id = ? AND kind = 'schedule_run' AND seq < ?
           ORDER BY seq DESC LIMIT 1`,
         [owner, row.task_id, row.seq],
@@ -131,39 +129,53 @@ export async function insertBatch(tx: Queryable, batch: NewBatch, now: number): 
   }
 }
 
-export interface BatchRow {
-  batch_id: string;
-  owner: string;
-  state: 'queued' | 'leased' | 'published';
-  failures: number;
-  claims: number;
-  lease_token: string | null;
-  lease_expires_at: number | null;
-  next_attempt_at: number;
-  receipt: string | null;
-}
+const BatchRow = row({
+  batch_id: str,
+  owner: str,
+  state: z.enum(['queued', 'leased', 'published']),
+  failures: int,
+  claims: int,
+  lease_token: nstr,
+  lease_expires_at: nint,
+  next_attempt_at: int,
+  receipt: nstr,
+});
+export type BatchRow = z.output<typeof BatchRow>;
 
 const BATCH_COLUMNS =
   'batch_id, owner, state, failures, claims, lease_token, lease_expires_at, next_attempt_at, receipt';
 
 /** Batches queued for their first attempt (failing batches in backoff do not hold up new ones). */
 export async function countReady(db: Queryable, owner: string): Promise<number> {
-  const row = await db.get<{ n: number }>(
+  const found = await db.one(
+    CountRow,
     `SELECT count(*) AS n FROM observation_batches WHERE owner = ? AND state = 'queued' AND failures = 0`,
     [owner],
   );
-  return row?.n ?? 0;
+  return found?.n ?? 0;
 }
 
-export const getBatch = (db: Queryable, batchId: string): Promise<BatchRow | undefined> =>
-  db.get<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM observation_batches WHERE batch_id = ?`, [batchId]);
+/** In a transaction on PostgreSQL, the row stays locked until it ends: a lease is checked and ended at once. */
+const forUpdate = (db: Queryable, skipLocked = false): string =>
+  db.dialect === 'postgres' ? ` FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}` : '';
 
-/** The claimable batch waiting longest: queued and due, or leased with an expired lease. */
+export const getBatch = (db: Queryable, batchId: string): Promise<BatchRow | undefined> =>
+  db.one(BatchRow, `SELECT ${BATCH_COLUMNS} FROM observation_batches WHERE batch_id = ?${forUpdate(db)}`, [
+    batchId,
+  ]);
+
+/**
+ * The claimable batch waiting longest: queued and due, or leased with an expired lease.
+ * invariant: two workers never lease the same batch at once: PostgreSQL skips the batches another
+ * transaction is claiming (FOR UPDATE SKIP LOCKED), SQLite has one writer (test:
+ * src/storage/concurrency.test.ts).
+ */
 export const nextClaimable = (db: Queryable, now: number, owner?: string): Promise<BatchRow | undefined> =>
-  db.get<BatchRow>(
+  db.one(
+    BatchRow,
     `SELECT ${BATCH_COLUMNS} FROM observation_batches
       WHERE state IN ('queued', 'leased') AND next_attempt_at <= ? ${owner === undefined ? '' : 'AND owner = ?'}
-      ORDER BY next_attempt_at, seq LIMIT 1`,
+      ORDER BY next_attempt_at, seq LIMIT 1${forUpdate(db, true)}`,
     owner === undefined ? [now] : [now, owner],
   );
 
@@ -180,25 +192,27 @@ export async function leaseBatch(
   );
 }
 
-export interface ItemRow {
-  position: number;
-  seq: number;
-  event_id: string;
-  byte_start: number;
-  byte_end: number;
-  byte_length: number;
-  same_as: number | null;
-  kind: string;
-  role: string;
-  at: number;
-  text: string;
-  session_id: string | null;
-  task_id: string | null;
-}
+const ItemRow = row({
+  position: int,
+  seq: int,
+  event_id: str,
+  byte_start: int,
+  byte_end: int,
+  byte_length: int,
+  same_as: nint,
+  kind: str,
+  role: str,
+  at: int,
+  text: str,
+  session_id: nstr,
+  task_id: nstr,
+});
+export type ItemRow = z.output<typeof ItemRow>;
 
 /** The items of a batch with their events' full (redacted) text. */
 export const batchItems = (db: Queryable, batchId: string): Promise<ItemRow[]> =>
-  db.query<ItemRow>(
+  db.all(
+    ItemRow,
     `SELECT i.position, i.seq, i.event_id, i.byte_start, i.byte_end, i.byte_length, i.same_as,
             e.kind, e.role, e.at, e.text, e.session_id, e.task_id
        FROM observation_items i JOIN events e ON e.seq = i.seq
@@ -246,26 +260,27 @@ export async function addUsage(tx: Queryable, batchId: string, usage: Usage | un
   );
 }
 
-export interface MemoryRow {
-  memory_id: string;
-  owner: string;
-  kind: string;
-  status: string;
-  text: string;
-  fact_kind: string | null;
-  subject: string | null;
-  predicate: string | null;
-  object: string | null;
-  procedure: string | null;
-  quotes: string | null;
-  cues: string | null;
-  at: number;
-  session_id: string | null;
-  task_id: string | null;
-  batch_id: string;
-  publish_seq: number;
-  created_at: number;
-}
+const MemoryRow = row({
+  memory_id: str,
+  owner: str,
+  kind: str,
+  status: str,
+  text: str,
+  fact_kind: nstr,
+  subject: nstr,
+  predicate: nstr,
+  object: nstr,
+  procedure: nstr,
+  quotes: nstr,
+  cues: nstr,
+  at: int,
+  session_id: nstr,
+  task_id: nstr,
+  batch_id: str,
+  publish_seq: int,
+  created_at: int,
+});
+export type MemoryRow = z.output<typeof MemoryRow>;
 
 const MEMORY_COLUMNS = [
   'memory_id',
@@ -343,12 +358,12 @@ export async function consumeCompleted(
 }
 
 export async function nextPublishSeq(tx: Queryable, owner: string): Promise<number> {
-  await tx.run('UPDATE observation_owners SET publish_seq = publish_seq + 1 WHERE owner = ?', [owner]);
-  const row = await tx.get<{ publish_seq: number }>(
-    'SELECT publish_seq FROM observation_owners WHERE owner = ?',
+  const next = await tx.one(
+    PublishSeqRow,
+    'UPDATE observation_owners SET publish_seq = publish_seq + 1 WHERE owner = ? RETURNING publish_seq',
     [owner],
   );
-  return row?.publish_seq ?? 1;
+  return next?.publish_seq ?? 1;
 }
 
 export async function markPublished(tx: Queryable, receipt: Receipt, now: number): Promise<void> {
@@ -358,6 +373,9 @@ export async function markPublished(tx: Queryable, receipt: Receipt, now: number
     [now, receipt.publish_seq, JSON.stringify(receipt), now, receipt.batch_id],
   );
 }
+
+const PublishSeqRow = row({ publish_seq: int });
+const SourceRow = row({ memory_id: str, event_id: str });
 
 export interface MemoryWithSources extends MemoryRow {
   sources: string[];
@@ -371,11 +389,13 @@ export async function getMemoriesByIds(
 ): Promise<MemoryWithSources[]> {
   if (ids.length === 0) return [];
   const marks = ids.map(() => '?').join(', ');
-  const rows = await db.query<MemoryRow>(
+  const rows = await db.all(
+    MemoryRow,
     `SELECT ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE owner = ? AND memory_id IN (${marks})`,
     [owner, ...ids],
   );
-  const sources = await db.query<{ memory_id: string; event_id: string }>(
+  const sources = await db.all(
+    SourceRow,
     `SELECT memory_id, event_id FROM memory_sources WHERE owner = ? AND memory_id IN (${marks})
       ORDER BY memory_id, position`,
     [owner, ...ids],

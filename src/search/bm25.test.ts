@@ -4,6 +4,7 @@ import { tokenize } from '../text/tokenize.js';
 import { searchBm25, selectTerms } from './channels.js';
 import { indexOf } from './index.js';
 import { indexDocuments, type IndexDoc } from './store.js';
+import { sqlRows } from '../../test/helpers/sql.js';
 
 let service: MemoryService;
 
@@ -71,7 +72,8 @@ describe('searchBm25', () => {
   });
 
   it("counts each owner's documents, tokens and ordinals as they are indexed", async () => {
-    const rows = await service.driver.query(
+    const rows = await sqlRows(
+      service.driver,
       'SELECT owner, owner_key AS key, docs, tokens, last_ord AS ord FROM search_owners ORDER BY owner',
     );
     expect(rows).toEqual([

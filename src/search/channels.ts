@@ -5,6 +5,9 @@ import { isStopWord } from '../text/tokenize.js';
 import { filterSql, type DocFilters } from './filters.js';
 import { indexOf, type DocRow, type FieldCounts, type OwnerStats, type TermStat } from './index.js';
 import { bm25Scores } from './score.js';
+import { int, num, row, str } from '../storage/rows.js';
+
+const IdHitRow = row({ docId: int, kind: str, ref: str, at: int, score: num });
 
 export interface DocHit {
   docId: number;
@@ -200,7 +203,8 @@ export async function searchIds(
   if (rawIds.length > 0) {
     const marks = rawIds.map(() => '?').join(', ');
     // One branch per column, each able to use its own index: a single OR walks all the owner's documents.
-    const rows = await db.query<DocHit>(
+    const rows = await db.all(
+      IdHitRow,
       `SELECT d.doc_id AS docId, d.kind, d.ref, d.at, 1.0 AS score
          FROM (SELECT doc_id FROM search_docs WHERE owner = ? AND ref IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND task_id IN (${marks})

@@ -3,7 +3,8 @@
 import type { Queryable } from '../storage/driver.js';
 import { TOKENIZER_VERSION } from '../text/tokenize.js';
 import { filterSql } from './filters.js';
-import type { DocRow, FieldCounts, OwnerStats, SearchIndex, TermStat } from './index.js';
+import type { FieldCounts, OwnerStats, SearchIndex, TermStat } from './index.js';
+import { int, nint, nstr, row, str } from '../storage/rows.js';
 import type { IndexRow } from './store.js';
 
 const FIELDS = ['body', 'cues', 'context', 'chars'] as const;
@@ -17,9 +18,26 @@ const keyed = (key: number, field: string): string =>
   field === '' ? '' : `${key}_${field.replaceAll(' ', ` ${key}_`)}`;
 
 const DOC_COLUMNS = `d.doc_id AS docId, d.kind, d.ref, d.at, d.session_id AS sessionId, d.role, d.len`;
+const OwnerStatsRow = row({ key: int, docs: int, tokens: int, lastOrd: int });
+const DocIdRow = row({ doc_id: int });
+const MatchCountRow = row({ n: int, last: nint });
+const OrdRow = row({ ord: int });
+const PostingsRow = row({ docs: nstr, fields: nstr });
+const LengthsRow = row({ ids: nstr, lens: nstr, ats: nstr });
+const IdRow = row({ docId: int });
+export const DocRowSchema = row({
+  docId: int,
+  kind: str,
+  ref: str,
+  at: int,
+  sessionId: nstr,
+  role: nstr,
+  len: int,
+});
 
 async function ownerRow(db: Queryable, owner: string): Promise<OwnerStats | undefined> {
-  return db.get<OwnerStats>(
+  return db.one(
+    OwnerStatsRow,
     `SELECT owner_key AS key, docs, tokens, last_ord AS lastOrd FROM search_owners WHERE owner = ?`,
     [owner],
   );
@@ -46,9 +64,10 @@ async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]
     const f = doc.fields;
     let rowid = docId;
     if (rowid === undefined) {
-      const inserted = await tx.run(
+      const inserted = await tx.one(
+        DocIdRow,
         `INSERT INTO search_docs (owner, kind, ref, at, session_id, task_id, role, tok_version, len, ord)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING doc_id`,
         [
           owner,
           doc.kind,
@@ -62,7 +81,8 @@ async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]
           ord,
         ],
       );
-      rowid = inserted.lastInsertRowid;
+      if (!inserted) throw new Error('search_docs insert returned no doc_id');
+      rowid = inserted.doc_id;
     } else {
       await tx.run('UPDATE search_docs SET tok_version = ?, len = ?, ord = ? WHERE doc_id = ?', [
         TOKENIZER_VERSION,
@@ -121,7 +141,8 @@ export const sqliteIndex: SearchIndex = {
   async termStats(db, owner, terms, cap) {
     const stats: TermStat[] = [];
     for (const term of terms) {
-      const row = await db.get<{ n: number; last: number | null }>(
+      const row = await db.one(
+        MatchCountRow,
         `SELECT count(*) AS n, max(rowid) AS last
            FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)`,
         [quoted(owner.key, term), cap + 1],
@@ -130,7 +151,7 @@ export const sqliteIndex: SearchIndex = {
       let df = n;
       if (n > cap && row?.last) {
         // The owner's ordinals grow with time: n matches up to ordinal `ord` extrapolate to n * last / ord.
-        const at = await db.get<{ ord: number }>('SELECT ord FROM search_docs WHERE doc_id = ?', [row.last]);
+        const at = await db.one(OrdRow, 'SELECT ord FROM search_docs WHERE doc_id = ?', [row.last]);
         if (at && at.ord > 0) df = Math.max(n, Math.round((n * owner.lastOrd) / at.ord));
       }
       stats.push({ term, df });
@@ -143,7 +164,8 @@ export const sqliteIndex: SearchIndex = {
     for (const term of terms) {
       // One row per term: occurrences come in doc order, their documents and fields as two strings
       // (one object per occurrence would cost more than the whole look-up).
-      const row = await db.get<{ docs: string | null; fields: string | null }>(
+      const row = await db.one(
+        PostingsRow,
         `SELECT group_concat(doc) AS docs,
                 group_concat(CASE col WHEN 'body' THEN 0 WHEN 'cues' THEN 1 WHEN 'context' THEN 2 ELSE 3 END, '')
                   AS fields
@@ -173,7 +195,8 @@ export const sqliteIndex: SearchIndex = {
     const out = new Map<number, { len: number; at: number }>();
     if (ids.length === 0) return out;
     const { where, params } = filterSql(filters);
-    const row = await db.get<{ ids: string | null; lens: string | null; ats: string | null }>(
+    const row = await db.one(
+      LengthsRow,
       // CROSS JOIN keeps this order: by doc id from the list, never a scan of the owner's documents.
       `SELECT group_concat(d.doc_id) AS ids, group_concat(d.len) AS lens, group_concat(d.at) AS ats
          FROM json_each(?) AS r CROSS JOIN search_docs d ON d.doc_id = r.value WHERE ${where}`,
@@ -190,7 +213,8 @@ export const sqliteIndex: SearchIndex = {
 
   async newestPostings(db, owner, term, filters, limit) {
     const { where, params } = filterSql(filters);
-    const newest = await db.query<{ docId: number }>(
+    const newest = await db.all(
+      IdRow,
       `SELECT d.doc_id AS docId FROM search_fts CROSS JOIN search_docs d ON d.doc_id = search_fts.rowid
         WHERE search_fts MATCH ? AND ${where} ORDER BY search_fts.rowid DESC LIMIT ?`,
       [quoted(owner.key, term), ...params, limit],
@@ -200,7 +224,8 @@ export const sqliteIndex: SearchIndex = {
     const low = newest[newest.length - 1]?.docId ?? 0;
     const high = newest[0]?.docId ?? 0;
     for (const [i, field] of FIELDS.entries()) {
-      const rows = await db.query<{ docId: number }>(
+      const rows = await db.all(
+        IdRow,
         `SELECT rowid AS docId FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?`,
         [`${field} : ${quoted(owner.key, term)}`, low, high],
       );
@@ -215,7 +240,8 @@ export const sqliteIndex: SearchIndex = {
   async textMatches(db, owner, terms, filters, limit) {
     if (terms.length === 0) return [];
     const { where, params } = filterSql(filters);
-    return db.query<DocRow>(
+    return db.all(
+      DocRowSchema,
       `SELECT ${DOC_COLUMNS} FROM search_fts CROSS JOIN search_docs d ON d.doc_id = search_fts.rowid
         WHERE search_fts MATCH ? AND ${where} ORDER BY d.at DESC LIMIT ?`,
       // Only the document's own text: a neighbour's id in the context field is not this document's.
@@ -226,7 +252,8 @@ export const sqliteIndex: SearchIndex = {
   async docs(db, ids, filters) {
     if (ids.length === 0) return [];
     const { where, params } = filterSql(filters);
-    return db.query<DocRow>(
+    return db.all(
+      DocRowSchema,
       // CROSS JOIN keeps this order: by doc id from the list, never a scan of the owner's documents.
       `SELECT ${DOC_COLUMNS} FROM json_each(?) AS r CROSS JOIN search_docs d ON d.doc_id = r.value
         WHERE ${where}`,

@@ -1,21 +1,34 @@
-// The structural storage interface every stage talks to; SQLite now, PostgreSQL later.
+// The structural storage interface every stage talks to: SQLite (embedded default) or PostgreSQL. Reads
+// parse their rows through small schemas (storage/rows.ts), never casts.
+import type { z } from 'zod';
 
-export type SqlValue = string | number | bigint | null | Uint8Array;
-
-export interface RunResult {
-  changes: number;
-  lastInsertRowid: number;
-}
+export type SqlValue = string | number | bigint | null | Uint8Array | boolean;
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Queryable {
-  /** The engine behind it: stages stay engine-neutral; only engine code (the search index) branches on it. */
+  /** The engine behind it: stages stay engine-neutral; engine code (indexes, a few statements) branches on it. */
   readonly dialect: Dialect;
-  query<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
-  get<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
-  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
+  /** Every row, parsed by `schema`. Placeholders are `?`. */
+  all<S extends z.ZodType>(schema: S, sql: string, params?: readonly SqlValue[]): Promise<z.output<S>[]>;
+  /** The first row, parsed by `schema`, or undefined. */
+  one<S extends z.ZodType>(
+    schema: S,
+    sql: string,
+    params?: readonly SqlValue[],
+  ): Promise<z.output<S> | undefined>;
+  /** A statement that returns no rows; `changes` counts the rows it wrote. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
   exec(sql: string): Promise<void>;
+  /**
+   * Inside a transaction: waits until no other transaction writes this owner's ordered data (its events,
+   * documents and publications), until the end of this one. invariant: the writers of one owner commit in
+   * the order they took its sequence numbers, so per-owner cursors never skip a row committed late (test:
+   * src/storage/concurrency.test.ts). SQLite's single writer gives this already.
+   */
+  lockOwner(owner: string): Promise<void>;
+  /** Like lockOwner, but answers false at once when another transaction holds the owner. */
+  tryLockOwner(owner: string): Promise<boolean>;
 }
 
 export interface Driver extends Queryable {

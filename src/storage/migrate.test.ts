@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latestVersion, loadMigrations, migrate } from './migrate.js';
 import { openSqlite } from './sqlite.js';
+import { sqlRows } from '../../test/helpers/sql.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -23,7 +24,7 @@ describe('migrate', () => {
     expect(first.version).toBe(latestVersion());
     const again = await migrate(db);
     expect(again.applied).toEqual([]);
-    const rows = await db.query<{ checksum: string }>('SELECT checksum FROM schema_migrations');
+    const rows = await sqlRows<{ checksum: string }>(db, 'SELECT checksum FROM schema_migrations');
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum))).toBe(true);
     await db.close();
   });
@@ -69,7 +70,8 @@ describe('migrate', () => {
     writeFileSync(join(migrations, '0002_b.sql'), 'CREATE TABLE b (x INTEGER); SELECT * FROM missing_table;');
     const db = openSqlite({ path: join(dir, 'e.sqlite3') });
     await expect(migrate(db, loadMigrations(migrations))).rejects.toThrow(/missing_table/);
-    const tables = await db.query<{ name: string }>(
+    const tables = await sqlRows<{ name: string }>(
+      db,
       `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'a'`,
     );
     expect(tables).toEqual([]);
@@ -92,7 +94,7 @@ describe('sqlite driver transactions', () => {
     release();
     await expect(tx).rejects.toThrow('rollback');
     await outside;
-    expect(await db.query('SELECT x FROM t')).toEqual([{ x: 2 }]);
+    expect(await sqlRows(db, 'SELECT x FROM t')).toEqual([{ x: 2 }]);
     await db.close();
   });
 });

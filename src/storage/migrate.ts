@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../errors.js';
-import type { Driver } from './driver.js';
+import type { Dialect, Driver } from './driver.js';
+import { int, row, str } from './rows.js';
 
 export interface Migration {
   version: number;
@@ -19,8 +20,9 @@ export interface MigrationResult {
 
 const FILE_PATTERN = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
-export function migrationsDir(): string {
-  return fileURLToPath(new URL('./migrations/', import.meta.url));
+/** Each engine's numbered migrations; every migration has a twin of the same name for the other engine. */
+export function migrationsDir(dialect: Dialect = 'sqlite'): string {
+  return fileURLToPath(new URL(`./migrations/${dialect}/`, import.meta.url));
 }
 
 export function loadMigrations(dir = migrationsDir()): Migration[] {
@@ -38,13 +40,23 @@ export function loadMigrations(dir = migrationsDir()): Migration[] {
 
 export const latestVersion = (migrations = loadMigrations()): number => migrations.at(-1)?.version ?? 0;
 
-export async function migrate(driver: Driver, migrations = loadMigrations()): Promise<MigrationResult> {
-  await driver.exec(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (
-       version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-  );
+const AppliedRow = row({ version: int, name: str, checksum: str });
+
+/** Several processes may start at once on one PostgreSQL database: one migrates, the others wait for it. */
+const MIGRATION_LOCK = 'mnemo:migrate';
+
+export async function migrate(
+  driver: Driver,
+  migrations = loadMigrations(migrationsDir(driver.dialect)),
+): Promise<MigrationResult> {
   return driver.transaction(async (tx) => {
-    const rows = await tx.query<{ version: number; name: string; checksum: string }>(
+    await tx.lockOwner(MIGRATION_LOCK);
+    await tx.exec(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
+    );
+    const rows = await tx.all(
+      AppliedRow,
       'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
     );
     const known = new Map(migrations.map((m) => [m.version, m]));

@@ -2,7 +2,8 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { MemoryError } from '../errors.js';
-import type { Driver, Queryable, RunResult, SqlValue } from './driver.js';
+import type { z } from 'zod';
+import type { Driver, Queryable, SqlValue } from './driver.js';
 import { rethrowFault } from './faults.js';
 import { Mutex } from './mutex.js';
 
@@ -59,26 +60,28 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
       return rethrowFault(error);
     }
   };
+  const rowsOf = (sql: string, params: readonly SqlValue[]): unknown[] => {
+    const stmt = prepare(sql);
+    return stmt.reader ? stmt.all(...params) : (stmt.run(...params), []);
+  };
   const direct: Queryable = {
     dialect: 'sqlite',
-    async query<T>(sql: string, params: readonly SqlValue[] = []) {
-      return safely(() => {
-        const stmt = prepare(sql);
-        return (stmt.reader ? stmt.all(...params) : (stmt.run(...params), [])) as T[];
-      });
+    async all<S extends z.ZodType>(schema: S, sql: string, params: readonly SqlValue[] = []) {
+      return safely(() => rowsOf(sql, params)).map((r) => schema.parse(r) as z.output<S>);
     },
-    async get<T>(sql: string, params: readonly SqlValue[] = []) {
-      return safely(() => prepare(sql).get(...params) as T | undefined);
+    async one<S extends z.ZodType>(schema: S, sql: string, params: readonly SqlValue[] = []) {
+      const found = safely(() => prepare(sql).get(...params));
+      return found === undefined ? undefined : (schema.parse(found) as z.output<S>);
     },
-    async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-      return safely(() => {
-        const info = prepare(sql).run(...params);
-        return { changes: info.changes, lastInsertRowid: Number(info.lastInsertRowid) };
-      });
+    async run(sql: string, params: readonly SqlValue[] = []) {
+      return safely(() => ({ changes: prepare(sql).run(...params).changes }));
     },
     async exec(sql: string) {
       safely(() => db.exec(sql));
     },
+    // A single connection is the only writer: a transaction already holds every owner.
+    lockOwner: async () => {},
+    tryLockOwner: async () => true,
   };
 
   const lock = new Mutex();
@@ -96,10 +99,14 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
   return {
     dialect: 'sqlite',
     raw: db,
-    query: <T>(sql: string, params?: readonly SqlValue[]) => guarded(() => direct.query<T>(sql, params)),
-    get: <T>(sql: string, params?: readonly SqlValue[]) => guarded(() => direct.get<T>(sql, params)),
+    all: <S extends z.ZodType>(schema: S, sql: string, params?: readonly SqlValue[]) =>
+      guarded(() => direct.all(schema, sql, params)),
+    one: <S extends z.ZodType>(schema: S, sql: string, params?: readonly SqlValue[]) =>
+      guarded(() => direct.one(schema, sql, params)),
     run: (sql: string, params?: readonly SqlValue[]) => guarded(() => direct.run(sql, params)),
     exec: (sql: string) => guarded(() => direct.exec(sql)),
+    lockOwner: direct.lockOwner,
+    tryLockOwner: direct.tryLockOwner,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       await lock.acquire();
       try {

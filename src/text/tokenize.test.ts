@@ -52,7 +52,7 @@ function fuzzCorpus(count: number): string[] {
 
 /** The tokenizer spec of the newest migration that declares one. */
 function ftsTokenizerSpec(): string | undefined {
-  const dir = new URL('../storage/migrations/', import.meta.url);
+  const dir = new URL('../storage/migrations/sqlite/', import.meta.url);
   let spec: string | undefined;
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))

@@ -12,6 +12,7 @@ import { openMemory } from '../../src/service.js';
 import { runCli, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '../helpers/scripted-embeddings.js';
 import { createTempDirs } from '../helpers/temp.js';
+import { sqlFirst } from '../helpers/sql.js';
 
 const dirs = createTempDirs();
 let server: RunningServer | undefined;
@@ -106,7 +107,7 @@ describe('the embedding worker in the server / 服务内的向量 worker', () =>
     server = undefined;
     const reopened = await openMemory({ config: { dataDir, redactEmails: true } });
     try {
-      const state = await reopened.driver.get('SELECT last_doc_id, failures FROM embedding_state');
+      const state = await sqlFirst(reopened.driver, 'SELECT last_doc_id, failures FROM embedding_state');
       expect(state).toEqual({ last_doc_id: 0, failures: 0 });
     } finally {
       await reopened.close();

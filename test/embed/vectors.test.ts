@@ -23,6 +23,7 @@ import { createObservationWorker } from '../../src/worker.js';
 import { createManualTimers } from '../helpers/manual-timers.js';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '../helpers/scripted-embeddings.js';
 import { createTempDirs } from '../helpers/temp.js';
+import { sqlFirst } from '../helpers/sql.js';
 
 const T0 = Date.parse('2026-09-01T09:00:00Z');
 const minutes = (n: number) => T0 + n * 60_000;
@@ -156,7 +157,8 @@ const recall = (owner: string, query: string, extra: Record<string, unknown> = {
   client.call<RecallResult>('memory.recall', { owner, query, ...extra });
 const ids = (r: RecallResult) => r.items.map((i) => i.id);
 const health = () => client.call<{ embedding?: EmbeddingStatus }>('health');
-const count = async (sql: string) => (await service?.driver.get<{ n: number }>(sql))?.n ?? 0;
+const count = async (sql: string) =>
+  service ? ((await sqlFirst<{ n: number }>(service.driver, sql))?.n ?? 0) : 0;
 
 async function seeded(embed: Partial<EmbedConfig> = {}): Promise<MemoryService> {
   const svc = await open(embed);

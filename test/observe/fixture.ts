@@ -4,6 +4,7 @@ import { createLocalClient, type LocalClient } from '../../src/local-client.js';
 import { createObservation, type Observation, type ObserveOptions } from '../../src/observe/observe.js';
 import { createMethodTable } from '../../src/protocol/methods.js';
 import { openMemory, type MemoryService } from '../../src/service.js';
+import { sqlFirst } from '../helpers/sql.js';
 
 export const T0 = Date.parse('2026-09-17T10:00:00Z');
 
@@ -51,7 +52,7 @@ export async function openFixture(
       if (result.rejected.length > 0) throw new Error(`rejected: ${JSON.stringify(result.rejected)}`);
     },
     async count(sql, params = []) {
-      const row = await service.driver.get<{ n: number }>(sql, params);
+      const row = await sqlFirst<{ n: number }>(service.driver, sql, params);
       return row?.n ?? 0;
     },
     close: () => service.close(),

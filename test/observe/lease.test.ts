@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../src/errors.js';
 import type { ClaimedBatch } from '../../src/observe/observe.js';
 import { event, openFixture, T0, type ObserveFixture } from './fixture.js';
+import { sqlRows } from '../helpers/sql.js';
 
 let f: ObserveFixture;
 beforeEach(async () => {
@@ -214,7 +215,7 @@ describe('failures and backoff / 失败与退避', () => {
     expect(status.leased).toHaveLength(1);
     expect(status.leased[0]?.claims).toBe(2);
     expect(status.failed).toEqual([]);
-    const noted = await f.service.driver.query<{ code: string }>('SELECT code FROM observation_failures');
+    const noted = await sqlRows<{ code: string }>(f.service.driver, 'SELECT code FROM observation_failures');
     expect(noted).toEqual([{ code: 'LEASE_EXPIRED' }]);
   });
 });

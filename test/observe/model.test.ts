@@ -10,6 +10,7 @@ import { createWorker } from '../../src/worker.js';
 import { batchOf, startScriptedModel, type ChatBody, type ScriptedModel } from '../helpers/scripted-model.js';
 import { createTempDirs } from '../helpers/temp.js';
 import { event, openFixture, type ObserveFixture } from './fixture.js';
+import { sqlRows } from '../helpers/sql.js';
 
 let f: ObserveFixture;
 let model: ScriptedModel;
@@ -219,7 +220,8 @@ describe('heuristic observer through the worker / 启发式观察', () => {
       event('已设置周报提醒。', { event_id: 'z3', kind: 'task_result', role: 'agent', task_id: 't7' }),
     ]);
     expect(await workerWith(createHeuristicObserver()).step()).toBe('published');
-    const kinds = await f.service.driver.query<{ kind: string; status: string }>(
+    const kinds = await sqlRows<{ kind: string; status: string }>(
+      f.service.driver,
       'SELECT kind, status FROM memories ORDER BY rowid',
     );
     expect(kinds).toEqual([

@@ -4,6 +4,7 @@ import type { ClaimedBatch, ProposalInput } from '../../src/observe/observe.js';
 import type { RecallResult } from '../../src/recall/schema.js';
 import { event, openFixture, type ObserveFixture } from './fixture.js';
 import { matchRefs } from '../helpers/index-match.js';
+import { sqlRows } from '../helpers/sql.js';
 
 let f: ObserveFixture;
 beforeEach(async () => {
@@ -99,7 +100,8 @@ describe('publish / 发布', () => {
       published: 1,
       publishSeq: 1,
     });
-    const rows = await f.service.driver.query<{ kind: string; status: string; session_id: string | null }>(
+    const rows = await sqlRows<{ kind: string; status: string; session_id: string | null }>(
+      f.service.driver,
       'SELECT kind, status, session_id FROM memories ORDER BY rowid',
     );
     expect(rows).toEqual([
@@ -108,11 +110,11 @@ describe('publish / 发布', () => {
       { kind: 'fact', status: 'candidate', session_id: 's1' },
       { kind: 'procedure', status: 'candidate', session_id: 's1' },
     ]);
-    const consumed = await f.service.driver.query<{
+    const consumed = await sqlRows<{
       event_id: string;
       disposition: string;
       reason: string | null;
-    }>('SELECT event_id, disposition, reason FROM observation_consumed ORDER BY seq');
+    }>(f.service.driver, 'SELECT event_id, disposition, reason FROM observation_consumed ORDER BY seq');
     expect(consumed.map((c) => `${c.event_id}:${c.disposition}`)).toEqual([
       'u1:cited',
       'u2:cited',
@@ -157,9 +159,9 @@ describe('publish / 发布', () => {
     };
     await f.observation.commit({ batch_id: batch.batch_id, token: batch.token, proposal: leaky });
     const stored = JSON.stringify(
-      await f.service.driver.query('SELECT text, subject, object, cues, procedure, quotes FROM memories'),
+      await sqlRows(f.service.driver, 'SELECT text, subject, object, cues, procedure, quotes FROM memories'),
     );
-    const reasons = JSON.stringify(await f.service.driver.query('SELECT reason FROM observation_items'));
+    const reasons = JSON.stringify(await sqlRows(f.service.driver, 'SELECT reason FROM observation_items'));
     for (const secret of [key, 'Zq7Xw2Lr', '13912345678', 'Hunter2Hunter2', 'Xy7kLm9q2']) {
       expect(stored).not.toContain(secret);
       expect(reasons).not.toContain(secret);

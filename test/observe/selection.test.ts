@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaimedBatch } from '../../src/observe/observe.js';
 import { event, openFixture, type ObserveFixture } from './fixture.js';
+import { sqlRows } from '../helpers/sql.js';
 
 let f: ObserveFixture;
 beforeEach(async () => {
@@ -154,11 +155,12 @@ describe('batch selection / 选批规则', () => {
     f.clock.advance(30_000);
     const batch = await claimAndDiscard();
     expect(batch.events.map((e) => e.event_id)).toEqual(['r1', 'r4']);
-    const filtered = await f.service.driver.query<{
+    const filtered = await sqlRows<{
       event_id: string;
       batch_id: string | null;
       reason: string;
     }>(
+      f.service.driver,
       `SELECT event_id, batch_id, reason FROM observation_consumed WHERE disposition = 'filtered' ORDER BY seq`,
     );
     expect(filtered.map((r) => r.event_id)).toEqual(['r2', 'r3', 'r5']);
