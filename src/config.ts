@@ -40,6 +40,25 @@ export const ConfigSchema = z.object({
   }),
   /** A server the CLI reaches over HTTP instead of the socket (--url). */
   serverUrl: z.url({ protocol: /^https?$/, error: '--url must be an http(s) URL' }).optional(),
+  /** PostgreSQL instead of the embedded SQLite file (MNEMO_DATABASE_URL / --database-url). */
+  database: z
+    .object({
+      url: z.string().regex(/^postgres(ql)?:\/\//, 'MNEMO_DATABASE_URL must be a postgres:// URL'),
+      poolSize: z
+        .number('MNEMO_DATABASE_POOL_SIZE must be a whole number')
+        .int('MNEMO_DATABASE_POOL_SIZE must be a whole number')
+        .min(1, 'MNEMO_DATABASE_POOL_SIZE is at least 1')
+        .max(200, 'MNEMO_DATABASE_POOL_SIZE is at most 200'),
+      statementTimeoutMs: z
+        .number('MNEMO_DATABASE_STATEMENT_TIMEOUT_MS must be a number of milliseconds')
+        .int()
+        .min(100, 'MNEMO_DATABASE_STATEMENT_TIMEOUT_MS is at least 100')
+        .max(3_600_000, 'MNEMO_DATABASE_STATEMENT_TIMEOUT_MS is at most 3600000'),
+      ssl: z.enum(['disable', 'require', 'verify-full'], {
+        error: 'MNEMO_DATABASE_SSL is disable, require or verify-full',
+      }),
+    })
+    .optional(),
   redactEmails: z.boolean(),
   defaultOwner: z.string().min(1).max(200),
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
@@ -102,7 +121,10 @@ export interface ConfigOverrides {
   logLevel?: Config['logLevel'];
   owner?: string;
   url?: string;
+  databaseUrl?: string;
 }
+
+export const DATABASE_DEFAULTS = Object.freeze({ poolSize: 10, statementTimeoutMs: 30_000, ssl: 'disable' });
 
 export const DEFAULT_HTTP = '127.0.0.1:7420';
 
@@ -141,6 +163,18 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
       .filter((name) => name !== ''),
     httpLimits: HTTP_LIMITS,
     serverUrl: overrides.url,
+    database:
+      (overrides.databaseUrl ?? env.MNEMO_DATABASE_URL)
+        ? {
+            url: overrides.databaseUrl ?? env.MNEMO_DATABASE_URL,
+            poolSize: numeric(env.MNEMO_DATABASE_POOL_SIZE, DATABASE_DEFAULTS.poolSize),
+            statementTimeoutMs: numeric(
+              env.MNEMO_DATABASE_STATEMENT_TIMEOUT_MS,
+              DATABASE_DEFAULTS.statementTimeoutMs,
+            ),
+            ssl: env.MNEMO_DATABASE_SSL || DATABASE_DEFAULTS.ssl,
+          }
+        : undefined,
     redactEmails: flag(env.MNEMO_REDACT_EMAILS, true),
     defaultOwner: overrides.owner ?? env.MNEMO_OWNER ?? 'local',
     logLevel: overrides.logLevel ?? env.MNEMO_LOG_LEVEL ?? 'info',

@@ -9,6 +9,7 @@ import { createPreparePool } from './ingest/prepare-pool.js';
 import type { Driver, Queryable } from './storage/driver.js';
 import { migrate, type MigrationResult } from './storage/migrate.js';
 import { openSqlite } from './storage/sqlite.js';
+import { describeUrl, openPostgres } from './storage/postgres.js';
 import { secureDataDir, tightenFiles } from './storage/file-modes.js';
 import { ensureSecretFile } from './storage/secret-file.js';
 import { rehashRedactedEvents } from './ingest/rehash.js';
@@ -56,13 +57,26 @@ export const databaseFile = (dataDir: string): string => join(dataDir, 'mnemo.sq
 /** The key of redaction fingerprints: a 0600 file beside the database, never inside it. */
 export const redactionKeyPath = (dataDir: string): string => join(dataDir, 'redaction-key');
 
-export async function openMemory(options: MemoryServiceOptions): Promise<MemoryService> {
-  const databasePath = options.databasePath ?? databaseFile(options.config.dataDir);
-  const log = options.log ?? silentLogger();
+async function openDriver(options: MemoryServiceOptions, log: Logger) {
+  const { database, dataDir } = options.config;
+  if (database) {
+    // The data directory still holds the HTTP token and the redaction key.
+    secureDataDir(dataDir, null, log);
+    const driver = await openPostgres({ ...database, log });
+    return { driver, databasePath: describeUrl(database.url), keyOnDisk: true };
+  }
+  const databasePath = options.databasePath ?? databaseFile(dataDir);
   const onDisk = databasePath !== ':memory:';
-  if (onDisk) secureDataDir(options.config.dataDir, databasePath, log);
+  if (onDisk) secureDataDir(dataDir, databasePath, log);
   const driver = openSqlite({ path: databasePath, vectors: options.config.embed !== undefined });
-  if (onDisk) tightenFiles(options.config.dataDir, databasePath, log);
+  if (onDisk) tightenFiles(dataDir, databasePath, log);
+  return { driver, databasePath, keyOnDisk: onDisk };
+}
+
+export async function openMemory(options: MemoryServiceOptions): Promise<MemoryService> {
+  const log = options.log ?? silentLogger();
+  const { driver, databasePath, keyOnDisk } = await openDriver(options, log);
+  const onDisk = keyOnDisk;
   let migration: MigrationResult;
   let salt: string;
   try {
@@ -87,7 +101,7 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
   const fingerprintKey = onDisk
     ? (await ensureSecretFile(redactionKeyPath(options.config.dataDir))).secret
     : randomBytes(32).toString('base64url');
-  if (onDisk) tightenFiles(options.config.dataDir, databasePath, log);
+  if (onDisk) tightenFiles(options.config.dataDir, driver.dialect === 'sqlite' ? databasePath : null, log);
   const redactor = createRedactor({ emails: options.config.redactEmails, salt: fingerprintKey });
   const now = options.now ?? Date.now;
   const prepareContext = { redactor, salt };

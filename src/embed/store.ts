@@ -91,7 +91,7 @@ export async function createVectorTable(tx: Queryable, dimensions: number): Prom
 export const pendingDocs = (db: Queryable, afterDocId: number, limit: number): Promise<PendingDoc[]> =>
   db.all(
     PendingRow,
-    `SELECT doc_id AS docId, owner, kind, ref, at, session_id AS sessionId, task_id AS taskId
+    `SELECT doc_id AS "docId", owner, kind, ref, at, session_id AS "sessionId", task_id AS "taskId"
        FROM search_docs WHERE doc_id > ? ORDER BY doc_id LIMIT ?`,
     [afterDocId, limit],
   );
@@ -191,7 +191,7 @@ export async function searchVectors(
   const { where, params } = filterSql(filters);
   return db.all(
     HitRow,
-    `SELECT d.doc_id AS docId, d.kind, d.ref, d.at, 1 - v.distance AS score, v.distance
+    `SELECT d.doc_id AS "docId", d.kind, d.ref, d.at, 1 - v.distance AS score, v.distance
        FROM (SELECT rowid, distance FROM vec_docs WHERE ${knn.join(' AND ')}) AS v
       CROSS JOIN search_docs d ON d.doc_id = v.rowid
       WHERE ${where} ORDER BY v.distance, d.doc_id`,

@@ -106,7 +106,7 @@ export async function getEventsByIds(
   if (ids.length === 0) return [];
   const rows = await db.all(
     RawEvent,
-    `SELECT ${COLUMNS} FROM events WHERE owner = ? AND event_id IN (${ids.map(() => '?').join(', ')})`,
+    `SELECT ${COLUMNS} FROM events WHERE owner = ? AND event_id IN (${ids.map(() => '?').join(', ')}) ORDER BY seq`,
     [owner, ...ids],
   );
   return rows.map(toStored);

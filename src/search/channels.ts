@@ -205,7 +205,7 @@ export async function searchIds(
     // One branch per column, each able to use its own index: a single OR walks all the owner's documents.
     const rows = await db.all(
       IdHitRow,
-      `SELECT d.doc_id AS docId, d.kind, d.ref, d.at, 1.0 AS score
+      `SELECT d.doc_id AS "docId", d.kind, d.ref, d.at, 1.0 AS score
          FROM (SELECT doc_id FROM search_docs WHERE owner = ? AND ref IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND task_id IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND session_id IN (${marks})) AS m

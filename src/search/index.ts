@@ -2,6 +2,7 @@
 // counts. One implementation per engine; the same scoring (score.ts) runs over what they return.
 import type { Queryable } from '../storage/driver.js';
 import type { DocFilters } from './filters.js';
+import { postgresIndex } from './postgres-index.js';
 import { sqliteIndex } from './sqlite-index.js';
 import type { IndexRow } from './store.js';
 
@@ -81,7 +82,5 @@ export interface SearchIndex {
   docs(db: Queryable, ids: readonly number[], filters: DocFilters): Promise<DocRow[]>;
 }
 
-export const indexOf = (db: Queryable): SearchIndex => {
-  if (db.dialect === 'sqlite') return sqliteIndex;
-  throw new Error(`no search index for ${db.dialect}`);
-};
+export const indexOf = (db: Queryable): SearchIndex =>
+  db.dialect === 'sqlite' ? sqliteIndex : postgresIndex;

@@ -17,7 +17,7 @@ const quoted = (key: number, term: string): string => `"${ownerTerm(key, term).r
 const keyed = (key: number, field: string): string =>
   field === '' ? '' : `${key}_${field.replaceAll(' ', ` ${key}_`)}`;
 
-const DOC_COLUMNS = `d.doc_id AS docId, d.kind, d.ref, d.at, d.session_id AS sessionId, d.role, d.len`;
+const DOC_COLUMNS = `d.doc_id AS "docId", d.kind, d.ref, d.at, d.session_id AS "sessionId", d.role, d.len`;
 const OwnerStatsRow = row({ key: int, docs: int, tokens: int, lastOrd: int });
 const DocIdRow = row({ doc_id: int });
 const MatchCountRow = row({ n: int, last: nint });
@@ -38,7 +38,7 @@ export const DocRowSchema = row({
 async function ownerRow(db: Queryable, owner: string): Promise<OwnerStats | undefined> {
   return db.one(
     OwnerStatsRow,
-    `SELECT owner_key AS key, docs, tokens, last_ord AS lastOrd FROM search_owners WHERE owner = ?`,
+    `SELECT owner_key AS key, docs, tokens, last_ord AS "lastOrd" FROM search_owners WHERE owner = ?`,
     [owner],
   );
 }
@@ -215,7 +215,7 @@ export const sqliteIndex: SearchIndex = {
     const { where, params } = filterSql(filters);
     const newest = await db.all(
       IdRow,
-      `SELECT d.doc_id AS docId FROM search_fts CROSS JOIN search_docs d ON d.doc_id = search_fts.rowid
+      `SELECT d.doc_id AS "docId" FROM search_fts CROSS JOIN search_docs d ON d.doc_id = search_fts.rowid
         WHERE search_fts MATCH ? AND ${where} ORDER BY search_fts.rowid DESC LIMIT ?`,
       [quoted(owner.key, term), ...params, limit],
     );
@@ -226,7 +226,7 @@ export const sqliteIndex: SearchIndex = {
     for (const [i, field] of FIELDS.entries()) {
       const rows = await db.all(
         IdRow,
-        `SELECT rowid AS docId FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?`,
+        `SELECT rowid AS "docId" FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?`,
         [`${field} : ${quoted(owner.key, term)}`, low, high],
       );
       for (const { docId } of rows) {

@@ -2,7 +2,9 @@
 // parse their rows through small schemas (storage/rows.ts), never casts.
 import type { z } from 'zod';
 
-export type SqlValue = string | number | bigint | null | Uint8Array | boolean;
+/** Arrays only for PostgreSQL (`= ANY(?::text[])`, `unnest`). */
+export type SqlValue =
+  string | number | bigint | null | Uint8Array | boolean | readonly (string | number | null)[];
 
 export type Dialect = 'sqlite' | 'postgres';
 

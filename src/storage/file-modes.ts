@@ -9,11 +9,10 @@ const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
 /** Files of the data directory that hold private data or secrets. */
-export const privateFiles = (dataDir: string, databasePath: string): string[] => [
-  databasePath,
-  `${databasePath}-wal`,
-  `${databasePath}-shm`,
-  `${databasePath}-journal`,
+export const privateFiles = (dataDir: string, databasePath: string | null): string[] => [
+  ...(databasePath === null
+    ? []
+    : [databasePath, `${databasePath}-wal`, `${databasePath}-shm`, `${databasePath}-journal`]),
   join(dataDir, 'http-token'),
   join(dataDir, 'redaction-key'),
 ];
@@ -33,14 +32,14 @@ function tighten(path: string, mode: number, log: Logger | undefined): void {
  * the -wal and -shm files the mode of the database file, so none of them is ever readable by others.
  * invariant: the data directory is 0700 and its private files 0600 (test: src/storage/file-modes.test.ts).
  */
-export function secureDataDir(dataDir: string, databasePath: string, log?: Logger): void {
+export function secureDataDir(dataDir: string, databasePath: string | null, log?: Logger): void {
   mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
   tighten(dataDir, DIR_MODE, log);
-  if (!existsSync(databasePath)) closeSync(openSync(databasePath, 'a', FILE_MODE));
+  if (databasePath !== null && !existsSync(databasePath)) closeSync(openSync(databasePath, 'a', FILE_MODE));
   tightenFiles(dataDir, databasePath, log);
 }
 
 /** Fixes the modes of the private files that exist now (after open, the -wal and -shm files too). */
-export function tightenFiles(dataDir: string, databasePath: string, log?: Logger): void {
+export function tightenFiles(dataDir: string, databasePath: string | null, log?: Logger): void {
   for (const path of privateFiles(dataDir, databasePath)) if (existsSync(path)) tighten(path, FILE_MODE, log);
 }

@@ -43,8 +43,22 @@ export function describeUrl(url: string): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** bigint (int8) and numeric as JS numbers while they fit: counts and sums read alike on both engines. */
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === 20 || oid === 1700) {
+      return (value: string) => {
+        const n = Number(value);
+        return Number.isSafeInteger(n) || (oid === 1700 && Number.isFinite(n)) ? n : value;
+      };
+    }
+    return pg.types.getTypeParser(oid, format as never);
+  },
+};
+
 export async function openPostgres(options: PostgresOptions): Promise<Driver> {
   const pool = new pg.Pool({
+    types,
     connectionString: options.url,
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
