@@ -192,7 +192,7 @@ export type Handlers<N extends MethodName> = { [K in N]: Handler<Methods[K]> };
 
 /**
  * invariant: a method for every-owner callers (token administration) refuses any other principal, as a call
- * without an owner does (test: test/tenant-tokens.test.ts "every method…").
+ * without an owner does (test: test/tenant-tokens.test.ts "every method: FORBIDDEN for other owners…").
  */
 const allOwnersOnly =
   (handler: MethodDef['handler']): MethodDef['handler'] =>
