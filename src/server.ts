@@ -17,6 +17,7 @@ import type { MethodTable } from './protocol/method.js';
 import { createMethodTable } from './protocol/methods.js';
 import { startSocketServer, type SocketServer } from './protocol/socket.js';
 import { openMemory, type MemoryService } from './service.js';
+import { tenantAuthenticator } from './tokens/tokens.js';
 import { createObservationWorker } from './worker.js';
 
 export interface RunningServer {
@@ -31,14 +32,24 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The server's own token: MNEMO_HTTP_TOKEN, else the data directory's file, created on first start. */
+/**
+ * Who a bearer token is: the server's own token (MNEMO_HTTP_TOKEN, else the data directory's file, created
+ * on first start) acts for every owner; any other is looked up among the tenant tokens on each request.
+ */
 async function httpAuthentication(
   config: Config,
+  service: MemoryService,
 ): Promise<{ authenticate: Authenticate | 'off'; file: string | null }> {
   if (config.httpAuth === 'off') return { authenticate: 'off', file: null };
-  if (config.httpToken) return { authenticate: tokenAuthenticator(config.httpToken), file: null };
-  const { token, path } = await ensureHttpToken(config.dataDir);
-  return { authenticate: tokenAuthenticator(token), file: path };
+  const own = config.httpToken
+    ? { token: config.httpToken, path: null }
+    : await ensureHttpToken(config.dataDir);
+  const server = tokenAuthenticator(own.token);
+  const tenant = tenantAuthenticator(service.driver, () => service.now());
+  return {
+    authenticate: async (token) => (await server(token)) ?? tenant(token),
+    file: own.path,
+  };
 }
 
 export async function startServer(
@@ -70,7 +81,7 @@ export async function startServer(
       handleOptions: options,
     });
     if (config.http) {
-      const { authenticate, file } = await httpAuthentication(config);
+      const { authenticate, file } = await httpAuthentication(config, service);
       httpTokenFile = file;
       http = await startHttpServer({
         host: config.http.host,

@@ -1,4 +1,4 @@
-// The mnemo CLI: serve, ingest, recall, status, eval.
+// The mnemo CLI: serve, ingest, recall, status, token, eval.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { isMemoryError } from '../errors.js';
@@ -121,6 +121,33 @@ export async function main(
     .option('--json', 'print as JSON', false)
     .action(async (opts: { json: boolean }) => {
       exitCode = await (await import('./commands/status.js')).statusCommand(config(), opts.json, io.out);
+    });
+
+  const tokenGroup = program
+    .command('token')
+    .description('tenant tokens: HTTP bearer tokens that act only for some owners');
+  tokenGroup
+    .command('create')
+    .description('create a token (printed once) for owners: exact names or prefixes such as team:acme/*')
+    .requiredOption('--owners <patterns>', 'comma-separated owner patterns, e.g. team:acme/*,user:alice')
+    .option('--name <label>', 'a label to recognise the token by')
+    .option('--json', 'print as JSON', false)
+    .action(async (opts: { owners: string; name?: string; json: boolean }) => {
+      exitCode = await (await import('./commands/token.js')).tokenCreateCommand(config(), opts, io.out);
+    });
+  tokenGroup
+    .command('list')
+    .description('every token: id, name, owners, created, revoked, last used (never the token)')
+    .option('--json', 'print as JSON', false)
+    .action(async (opts: { json: boolean }) => {
+      exitCode = await (await import('./commands/token.js')).tokenListCommand(config(), opts.json, io.out);
+    });
+  tokenGroup
+    .command('revoke')
+    .description('revoke a token by id: refused from the next request on, by every server on the store')
+    .argument('<id>', 'the token id (tk_…), as `mnemo token list` shows it')
+    .action(async (id: string) => {
+      exitCode = await (await import('./commands/token.js')).tokenRevokeCommand(config(), id, io.out);
     });
 
   const evalGroup = program

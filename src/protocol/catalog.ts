@@ -29,7 +29,16 @@ import {
   TimelineReadParamsSchema,
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
+import {
+  TokenCreateParamsSchema,
+  TokenCreateResultSchema,
+  TokenListParamsSchema,
+  TokenListResultSchema,
+  TokenRevokeParamsSchema,
+  TokenRevokeResultSchema,
+} from '../tokens/schema.js';
 import { spec, type Handler, type MethodDef, type MethodSpec, type MethodTable } from './method.js';
+import { assertOwner } from './principal.js';
 
 export const HealthResultSchema = z.object({
   status: z.literal('ok'),
@@ -145,6 +154,31 @@ export const METHODS = {
     access: 'read',
     owner: 'optional',
   }),
+  'tokens.create': spec({
+    summary:
+      'Create a tenant token for owner patterns (exact or prefix/*); the token is in this answer only.',
+    params: TokenCreateParamsSchema,
+    result: TokenCreateResultSchema,
+    access: 'write',
+    owner: 'none',
+    callers: 'all',
+  }),
+  'tokens.list': spec({
+    summary: 'Every tenant token: id, name, owner patterns, created, revoked, last used (never the token).',
+    params: TokenListParamsSchema,
+    result: TokenListResultSchema,
+    access: 'read',
+    owner: 'none',
+    callers: 'all',
+  }),
+  'tokens.revoke': spec({
+    summary: 'Revoke a tenant token by id: every process on the database refuses it from the next request.',
+    params: TokenRevokeParamsSchema,
+    result: TokenRevokeResultSchema,
+    access: 'write',
+    owner: 'none',
+    callers: 'all',
+  }),
 } as const satisfies Record<string, MethodSpec>;
 
 export type Methods = typeof METHODS;
@@ -156,12 +190,24 @@ export type MethodResult<M extends MethodName> = z.output<Methods[M]['result']>;
 
 export type Handlers<N extends MethodName> = { [K in N]: Handler<Methods[K]> };
 
+/**
+ * invariant: a method for every-owner callers (token administration) refuses any other principal, as a call
+ * without an owner does (test: test/tenant-tokens.test.ts "every method: FORBIDDEN for other owners…").
+ */
+const allOwnersOnly =
+  (handler: MethodDef['handler']): MethodDef['handler'] =>
+  (params, ctx) => {
+    assertOwner(ctx.principal, undefined);
+    return handler(params, ctx);
+  };
+
 /** The table of every method with its handler; a method without a handler does not compile. */
 export function bindMethods(handlers: Handlers<MethodName>): MethodTable {
   const table = new Map<string, MethodDef>();
   for (const name of Object.keys(METHODS) as MethodName[]) {
     const def = METHODS[name] as MethodSpec;
-    table.set(name, { ...def, name, handler: handlers[name] as MethodDef['handler'] });
+    const handler = handlers[name] as MethodDef['handler'];
+    table.set(name, { ...def, name, handler: def.callers === 'all' ? allOwnersOnly(handler) : handler });
   }
   return table;
 }

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGates, createTestTable } from '../../test/helpers/transport-fixtures.js';
-import { isMemoryError } from '../errors.js';
+import { isMemoryError, MemoryError } from '../errors.js';
 import { silentLogger } from '../log.js';
 import { tokenAuthenticator, type Authenticate } from './http-guard.js';
 import {
@@ -211,6 +211,18 @@ describe('http app (in process)', () => {
     const health = await scoped.request(`${BASE}/health`, { headers: as });
     expect(await health.json()).toMatchObject({ principal: 'tenant' });
     expect((await scoped.request(`${BASE}/rpc`, rpc(HEALTH))).status).toBe(401);
+  });
+
+  it('answers 503 STORAGE_UNAVAILABLE (retryable) when the store cannot look a token up', async () => {
+    const authenticate: Authenticate = async () => {
+      throw new MemoryError('STORAGE_UNAVAILABLE', 'the store is down');
+    };
+    const res = await appWith({ authenticate }).request(`${BASE}/rpc`, rpc(HEALTH));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      ok: false,
+      error: { code: 'STORAGE_UNAVAILABLE', retryable: true },
+    });
   });
 
   it('with authentication off, serves every route for all owners without a token', async () => {

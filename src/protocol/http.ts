@@ -214,7 +214,9 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
   });
 
   app.notFound((c) => fail(c, 'NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
+  // A store fault while a token is looked up is STORAGE_UNAVAILABLE (retryable), not an internal error.
   app.onError((error, c) => {
+    if (isMemoryError(error)) return send(c, errorResponse(null, error));
     log.error({ err: error }, 'http request failed');
     return fail(c, 'INTERNAL');
   });

@@ -32,6 +32,8 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType
   result: R;
   access: Access;
   owner: OwnerRule;
+  /** `all`: only principals allowed every owner may call it (token administration); others get FORBIDDEN. */
+  callers?: 'all';
   /** An HTTP route of its own besides POST /rpc. */
   http?: { method: 'GET' | 'POST'; path: string };
   /** The MCP tool that exposes it. */

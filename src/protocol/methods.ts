@@ -9,6 +9,7 @@ import { recallMemory } from '../recall/recall.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
 import type { MemoryService } from '../service.js';
 import { latestVersion } from '../storage/migrate.js';
+import { tokenHandlers } from '../tokens/methods.js';
 import { VERSION } from '../version.js';
 import { bindMethods } from './catalog.js';
 import type { MethodTable } from './method.js';
@@ -115,5 +116,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       now: service.now,
       ...(activity ? { deferring: () => activity.deferring(OBSERVATION_WORKER) } : {}),
     }),
+    ...tokenHandlers({ driver: db, now: service.now }),
   });
 }

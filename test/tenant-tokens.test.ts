@@ -1,0 +1,287 @@
+// Regression for issue 9: every method of the catalog, called over real HTTP and through the TypeScript
+// client with a tenant token for `team:acme/*`, against another owner's data and an owner that does not
+// exist: FORBIDDEN (or, for a resource, the answer for a resource that does not exist), the same bytes
+// either way, and nothing of the other owner in any answer; calls inside the token's scope work.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpClient, type MnemoClient } from '../src/client.js';
+import { loadConfig } from '../src/config.js';
+import { MemoryError } from '../src/errors.js';
+import { silentLogger } from '../src/log.js';
+import { METHODS, type MethodName } from '../src/protocol/catalog.js';
+import type { MethodSpec } from '../src/protocol/method.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import type { TokenInfo } from '../src/tokens/schema.js';
+import { engineConfig, ENGINES } from './helpers/engines.js';
+import { createTempDirs } from './helpers/temp.js';
+
+const OWN = 'team:acme/a';
+const OTHER = 'team:other/x';
+const GHOST = 'team:ghost/y';
+/** What the other owner stored that no answer to the tenant may carry. */
+const NEEDLES = [OTHER, 'the zanzibar ledger is locked in vault', 'other-session', 'other-task'];
+
+interface Batch {
+  batch_id: string;
+  token: string;
+  events: Array<{ event_id: string }>;
+}
+interface Probe {
+  owner: string | undefined;
+  batch: Batch;
+  victim: string;
+}
+
+const event = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
+  event_id: id,
+  kind: 'task_result',
+  role: 'agent',
+  at: 1_780_000_000_000,
+  text,
+  ...extra,
+});
+const withOwner = (owner: string | undefined) => (owner === undefined ? {} : { owner });
+let probes = 0;
+
+/** Params for every method; a method added to the catalog without an entry here does not compile. */
+const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
+  health: () => ({}),
+  'memory.events.ingest': ({ owner }) => ({
+    ...withOwner(owner),
+    events: [event(`probe-${++probes}`, 'a probe', { kind: 'note', role: 'system' })],
+  }),
+  'memory.recall': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger vault' }),
+  'memory.evidence.get': ({ owner }) => ({ ...withOwner(owner), ids: ['shared-1', 'other-only'] }),
+  'timeline.append': ({ owner }) => ({
+    ...withOwner(owner),
+    id: `probe-${++probes}`,
+    kind: 'note',
+    text: 'p',
+  }),
+  'timeline.query': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger' }),
+  'timeline.read': ({ owner }) => ({ ...withOwner(owner), id: 'shared-1' }),
+  'timeline.expand': ({ owner }) => ({ ...withOwner(owner), id: 'shared-1' }),
+  'memory.observation.claim': ({ owner }) => ({ ...withOwner(owner), lease_ms: 60_000 }),
+  'memory.observation.commit': ({ batch }) => ({
+    batch_id: batch.batch_id,
+    token: batch.token,
+    proposal: {
+      dispositions: batch.events.map((e) => ({ event_id: e.event_id, action: 'discarded' })),
+      memories: [],
+    },
+  }),
+  'memory.observation.fail': ({ batch }) => ({
+    batch_id: batch.batch_id,
+    token: batch.token,
+    reason: 'probe',
+  }),
+  'memory.observation.status': ({ owner }) => withOwner(owner),
+  'tokens.create': () => ({ owners: ['team:other/*'] }),
+  'tokens.list': () => ({}),
+  'tokens.revoke': ({ victim }) => ({ id: victim }),
+};
+const NAMES = Object.keys(METHODS) as MethodName[];
+const specOf = (name: MethodName): MethodSpec => METHODS[name];
+
+describe.each(ENGINES)('tenant tokens on %s', (engine) => {
+  const temp = createTempDirs();
+  let server: RunningServer;
+  let drop: () => Promise<void>;
+  let url: string;
+  let admin: MnemoClient;
+  let tenantToken: string;
+  let victim: TokenInfo;
+  let otherBatch: Batch;
+  const missingBatch = (): Batch => ({ ...otherBatch, batch_id: 'obs_doesnotexist00' });
+
+  beforeAll(async () => {
+    const store = await engineConfig(engine);
+    drop = store.drop;
+    const dir = temp.make();
+    const base = loadConfig({ dataDir: dir, http: '127.0.0.1:0', observer: 'external' }, {});
+    server = await startServer({ ...base, ...store.config }, silentLogger(), { checkResults: true });
+    url = server.http?.url ?? '';
+    admin = createHttpClient(url, { dataDir: dir });
+    await admin.call('memory.events.ingest', {
+      owner: OTHER,
+      events: [
+        event('shared-1', 'the zanzibar ledger is locked in vault 7731', {
+          session_id: 'other-session',
+          task_id: 'other-task',
+        }),
+        event('other-only', 'the zanzibar ledger is locked in vault 9', { session_id: 'other-session' }),
+      ],
+    });
+    otherBatch = await admin.call<Batch>('memory.observation.claim', { owner: OTHER });
+    expect(otherBatch.batch_id).toEqual(expect.any(String));
+    victim = await admin.call<TokenInfo>('tokens.create', { owners: [OTHER], name: 'victim' });
+    tenantToken = (await admin.call<{ token: string }>('tokens.create', { owners: ['team:acme/*'] })).token;
+    // The tenant's own data: the same event id as the other owner's, and a batch for each resource call.
+    const own = [event('shared-1', 'acme keeps its own notes')];
+    for (let i = 0; i < 8; i++) own.push(event(`acme-${i}`, `acme task ${i} done`));
+    const tenant = createHttpClient(url, { token: tenantToken });
+    expect(await tenant.call('memory.events.ingest', { owner: OWN, events: own })).toMatchObject({
+      accepted: 9,
+    });
+    await tenant.close();
+  });
+  afterAll(async () => {
+    await admin.close();
+    await server.close();
+    await drop();
+    temp.cleanup();
+  });
+
+  const claimOwn = async (via: (m: string, p: unknown) => Promise<unknown>): Promise<Batch> => {
+    const batch = (await via('memory.observation.claim', { owner: OWN })) as Batch;
+    expect(batch.batch_id, 'the tenant has a batch of its own to commit or fail').toEqual(expect.any(String));
+    return batch;
+  };
+
+  const noNeedles = (text: string, what: string) => {
+    for (const needle of NEEDLES) expect(text, `${what} leaks ${needle}`).not.toContain(needle);
+  };
+
+  describe('over HTTP', () => {
+    const post = async (method: string, params: unknown, token = tenantToken) => {
+      const response = await fetch(`${url}/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ id: 1, method, params }),
+      });
+      const text = await response.text();
+      noNeedles(text, method);
+      return { status: response.status, text, body: JSON.parse(text) as { ok: boolean; result?: unknown } };
+    };
+    const rpc = async (method: string, params: unknown) => {
+      const answer = await post(method, params);
+      if (!answer.body.ok) throw new Error(`${method}: ${answer.text}`);
+      return answer.body.result;
+    };
+
+    it('every method: FORBIDDEN for other owners, the same bytes whether the owner exists', async () => {
+      for (const name of NAMES) {
+        const spec = specOf(name);
+        const build = PARAMS[name];
+        const probe = (owner: string | undefined, batch = otherBatch) =>
+          build({ owner, batch, victim: victim.id });
+        if (spec.owner === 'param' || spec.owner === 'optional') {
+          const other = await post(name, probe(OTHER));
+          const ghost = await post(name, probe(GHOST));
+          expect([other.status, JSON.parse(other.text).error.code], name).toEqual([403, 'FORBIDDEN']);
+          expect(ghost, name).toEqual(other);
+          if (spec.owner === 'optional') expect(await post(name, probe(undefined)), name).toEqual(other);
+        } else if (spec.owner === 'resource') {
+          const theirs = await post(name, probe(OWN, otherBatch));
+          const missing = await post(name, probe(OWN, missingBatch()));
+          expect(theirs.status, name).not.toBe(200);
+          const anonymous = (t: string, id: string) => t.replaceAll(id, '<id>');
+          expect(anonymous(theirs.text, otherBatch.batch_id), name).toBe(
+            anonymous(missing.text, missingBatch().batch_id),
+          );
+          expect(theirs.status, name).toBe(missing.status);
+        } else if (spec.callers === 'all') {
+          const answer = await post(name, probe(undefined));
+          expect([answer.status, JSON.parse(answer.text).error.code], name).toEqual([403, 'FORBIDDEN']);
+        } else {
+          const answer = await post(name, probe(undefined));
+          expect(answer.status, name).toBe(200);
+        }
+      }
+    });
+
+    it('every method works inside the token’s scope, and answers with the tenant’s own data only', async () => {
+      for (const name of NAMES) {
+        const spec = specOf(name);
+        if (spec.callers === 'all') continue;
+        const batch = spec.owner === 'resource' ? await claimOwn(rpc) : otherBatch;
+        const answer = await post(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
+        expect([name, answer.status]).toEqual([name, 200]);
+      }
+      const read = (await rpc('timeline.read', { owner: OWN, id: 'shared-1' })) as { text: string };
+      expect(read.text).toBe('acme keeps its own notes');
+    });
+
+    it('tells the tenant nothing about the store in health, on /rpc and GET /health', async () => {
+      const health = (await rpc('health', {})) as object;
+      expect(Object.keys(health).sort()).toEqual(['schema_version', 'status', 'version']);
+      const response = await fetch(`${url}/health`, { headers: { authorization: `Bearer ${tenantToken}` } });
+      expect(Object.keys((await response.json()) as object).sort()).toEqual([
+        'schema_version',
+        'status',
+        'version',
+      ]);
+    });
+  });
+
+  describe('through the TypeScript client', () => {
+    let tenant: MnemoClient;
+    beforeAll(() => {
+      tenant = createHttpClient(url, { token: tenantToken });
+    });
+    afterAll(() => tenant.close());
+
+    const outcome = async (method: string, params: unknown) => {
+      try {
+        const result = await tenant.call(method, params);
+        noNeedles(JSON.stringify(result), method);
+        return { ok: true as const, result };
+      } catch (error) {
+        if (!(error instanceof MemoryError)) throw error;
+        const seen = { code: error.code, message: error.message, data: error.data };
+        noNeedles(JSON.stringify(seen), method);
+        return { ok: false as const, ...seen };
+      }
+    };
+
+    it('every method: the same refusal for other owners and owners that do not exist', async () => {
+      for (const name of NAMES) {
+        const spec = specOf(name);
+        const probe = (owner: string | undefined, batch = otherBatch) =>
+          PARAMS[name]({ owner, batch, victim: victim.id });
+        if (spec.owner === 'param' || spec.owner === 'optional') {
+          const other = await outcome(name, probe(OTHER));
+          expect(other, name).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+          expect(await outcome(name, probe(GHOST)), name).toEqual(other);
+          if (spec.owner === 'optional') expect(await outcome(name, probe(undefined)), name).toEqual(other);
+        } else if (spec.owner === 'resource') {
+          const theirs = JSON.stringify(await outcome(name, probe(OWN)));
+          const missing = JSON.stringify(await outcome(name, probe(OWN, missingBatch())));
+          expect(theirs.replaceAll(otherBatch.batch_id, '<id>'), name).toBe(
+            missing.replaceAll(missingBatch().batch_id, '<id>'),
+          );
+          expect(theirs, name).toContain('"ok":false');
+        } else if (spec.callers === 'all') {
+          expect(await outcome(name, probe(undefined)), name).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+        } else {
+          expect(await outcome(name, probe(undefined)), name).toMatchObject({ ok: true });
+        }
+      }
+    });
+
+    it('every method works inside the token’s scope', async () => {
+      for (const name of NAMES) {
+        const spec = specOf(name);
+        if (spec.callers === 'all') continue;
+        const batch = spec.owner === 'resource' ? await claimOwn((m, p) => tenant.call(m, p)) : otherBatch;
+        const answer = await outcome(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
+        expect([name, answer.ok]).toEqual([name, true]);
+      }
+    });
+  });
+
+  it('changed nothing of the other owner, wrote nothing for the absent one, revoked no token', async () => {
+    const query = async (owner: string) => admin.call<{ total: number }>('timeline.query', { owner });
+    expect((await query(OTHER)).total).toBe(2);
+    expect((await query(GHOST)).total).toBe(0);
+    const { tokens } = await admin.call<{ tokens: TokenInfo[] }>('tokens.list', {});
+    const listed = tokens.map((t) => `${t.owners.join(',')} revoked=${t.revoked_at}`).sort();
+    expect(listed).toEqual([`team:acme/* revoked=null`, `${OTHER} revoked=null`]);
+    // The other owner's lease was never touched: its holder still commits.
+    await expect(
+      admin.call(
+        'memory.observation.commit',
+        PARAMS['memory.observation.commit']({ owner: OTHER, batch: otherBatch, victim: '' }),
+      ),
+    ).resolves.toMatchObject({ receipt: { batch_id: otherBatch.batch_id } });
+  });
+});
