@@ -116,7 +116,9 @@ const wasActive = (r: StateRow): boolean =>
 
 /**
  * Places every version of a fact key again (supersession, conflict sets, promotion) and writes what
- * changed. Deterministic: the same versions, sources and resolutions give the same states in any order.
+ * changed. invariant: supersession is decided by time alone: the same versions, sources and resolutions
+ * give the same states in any order of observation (test: src/knowledge/facts.test.ts "is decided by
+ * time, not by the order of observation").
  */
 export async function settleKey(
   tx: Queryable,
