@@ -13,6 +13,7 @@ import { describeUrl, openPostgres } from './storage/postgres.js';
 import { secureDataDir, tightenFiles } from './storage/file-modes.js';
 import { ensureSecretFile } from './storage/secret-file.js';
 import { rehashRedactedEvents } from './ingest/rehash.js';
+import { renormMemories } from './knowledge/knowledge.js';
 import { row as rowSchema, str } from './storage/rows.js';
 
 const ValueRow = rowSchema({ value: str });
@@ -85,6 +86,8 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
     const rehashed = await rehashRedactedEvents(driver, salt);
     if (rehashed > 0)
       log.info({ events: rehashed }, 'content hashes of redacted events moved onto their stored form');
+    const renormed = await renormMemories(driver);
+    if (renormed > 0) log.info({ memories: renormed }, 'normal forms of stored memories computed');
     if (await rebuildPending(driver)) {
       log.info('rebuilding the search index after an upgrade');
       const done = await rebuildIndex(driver, (p) => {

@@ -95,7 +95,13 @@ export function createWorker(options: WorkerOptions): Worker {
 
 /** mnemo's own worker: the model observer when a model is configured, the heuristic observer otherwise. */
 export function createObservationWorker(
-  service: { driver: Driver; redactor: Redactor; now(): number; log: Logger },
+  service: {
+    driver: Driver;
+    redactor: Redactor;
+    now(): number;
+    log: Logger;
+    config?: { timezone?: string | undefined };
+  },
   model: Config['model'],
   options: { gate?: TurnGate } = {},
 ): Worker {
@@ -110,6 +116,7 @@ export function createObservationWorker(
       driver: service.driver,
       redactor: service.redactor,
       now: () => service.now(),
+      timeZone: service.config?.timezone,
     }),
     observer,
     log: service.log,

@@ -66,6 +66,8 @@ export interface EndLeaseDeps {
   redactor: Redactor;
   now: () => number;
   policy: RetryPolicy;
+  /** The zone of workdays, for the promotion of facts. */
+  timeZone?: string | undefined;
 }
 
 const summarize = (issues: readonly ProposalIssue[]): string =>
@@ -107,7 +109,8 @@ export async function commitBatch(
   return deps.driver.transaction(async (tx) => {
     const held = await holdLease(tx, params.batch_id, params.token, allowed);
     if (held.kind === 'published') return held.receipt;
-    return writePublication(tx, { batchId: params.batch_id, owner }, prepared, proposal, params.usage, now);
+    const batch = { batchId: params.batch_id, owner };
+    return writePublication(tx, batch, prepared, proposal, params.usage, now, deps.timeZone);
   });
 }
 

@@ -1,4 +1,5 @@
 // The heuristic observer (no model): episodes per task/session, explicit facts and preferences in the user's words.
+import { standingFact } from './heuristic-facts.js';
 import type { Observer } from './observer.js';
 import type { BatchEvent, ProposalInput } from './schema.js';
 
@@ -70,8 +71,8 @@ function statement(e: BatchEvent, sentence: string): MemoryInput | null {
     : FIRST_PERSON.test(object)
       ? 'profile'
       : 'project';
-  const subject =
-    factKind === 'profile' ? 'user' : factKind === 'environment' ? 'environment' : (e.task_id ?? 'project');
+  // A note is its own subject: said again it is the same fact, and it never supersedes another note.
+  const subject = [...object].slice(0, 500).join('');
   return { kind: 'fact', text: sentence, fact_kind: factKind, subject, predicate: 'noted', object, ...base };
 }
 
@@ -113,7 +114,7 @@ export function proposeHeuristically(events: readonly BatchEvent[]): ProposalInp
     groups.set(label, [...(groups.get(label) ?? []), e]);
     if (e.role !== 'user') continue;
     for (const s of sentences(e.text)) {
-      const m = statement(e, s);
+      const m = standingFact(e, s) ?? statement(e, s);
       if (m) memories.push(m);
     }
   }

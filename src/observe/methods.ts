@@ -10,6 +10,7 @@ export interface ObserveMethodDeps {
   redactor: Redactor;
   now(): number;
   observe?: Partial<ObserveOptions>;
+  timeZone?: string | undefined;
   /** Whether mnemo's own observation worker defers to client writes now; undefined when none runs. */
   deferring?: () => boolean | undefined;
 }
@@ -25,6 +26,7 @@ export function observeHandlers(service: ObserveMethodDeps): Handlers<ObserveMet
     driver: service.driver,
     redactor: service.redactor,
     now: () => service.now(),
+    timeZone: service.timeZone,
     ...(service.observe ? { options: service.observe } : {}),
   });
   return {

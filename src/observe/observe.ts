@@ -42,6 +42,8 @@ export interface ObservationDeps {
   redactor: Redactor;
   now: () => number;
   options?: Partial<ObserveOptions>;
+  /** MNEMO_TIMEZONE: facts are promoted by evidence on two workdays of this zone. */
+  timeZone?: string | undefined;
 }
 
 /** The functions mnemo's own worker and the public methods share. */
@@ -69,7 +71,13 @@ export interface Observation {
 
 export function createObservation(deps: ObservationDeps): Observation {
   const options: ObserveOptions = { ...OBSERVE_DEFAULTS, ...deps.options };
-  const endDeps = { driver: deps.driver, redactor: deps.redactor, now: deps.now, policy: options };
+  const endDeps = {
+    driver: deps.driver,
+    redactor: deps.redactor,
+    now: deps.now,
+    policy: options,
+    timeZone: deps.timeZone,
+  };
   return {
     async claim(params = {}) {
       const now = deps.now();

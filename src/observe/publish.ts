@@ -1,4 +1,5 @@
 // Publishing a valid proposal: memories, sources, index rows, consumed marks and the receipt, in one transaction.
+import { DEFAULT_TIME_ZONE, mergeDuplicate, settleMemory } from '../knowledge/knowledge.js';
 import { indexDocuments, type IndexDoc } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import { tokenize } from '../text/tokenize.js';
@@ -20,7 +21,7 @@ import type { ValidMemory, ValidProposal } from './validate.js';
  * The status a memory starts with (see ARCHITECTURE.md §2 and §8):
  * - episode: active — an extractive report of what happened, every part cited;
  * - preference: active — validation guarantees the user's own verbatim words back it;
- * - fact: candidate — promotion needs independent evidence on two workdays (the organize stage);
+ * - fact: candidate — promoted by independent evidence on two workdays (knowledge/facts.ts);
  * - procedure: candidate — never an instruction until confirmed.
  */
 export function initialStatus(kind: MemoryKind): MemoryStatus {
@@ -110,7 +111,8 @@ export function prepareMemories(
 }
 
 /**
- * Writes everything a commit publishes; the caller runs it inside one transaction.
+ * Writes everything a commit publishes; the caller runs it inside one transaction. A memory that restates
+ * one already stored adds its sources there, and the receipt names that memory.
  * invariant: memories, sources, index rows, consumed marks and the receipt land together or not at all
  * (test: "a failure mid-publish leaves nothing behind").
  */
@@ -121,14 +123,24 @@ export async function writePublication(
   proposal: ValidProposal,
   usage: Usage | undefined,
   now: number,
+  timeZone = DEFAULT_TIME_ZONE,
 ): Promise<Receipt> {
   await tx.lockOwner(batch.owner);
   const publishSeq = await nextPublishSeq(tx, batch.owner);
-  for (const p of prepared) await insertMemory(tx, { ...p.row, publish_seq: publishSeq }, p.sources);
-  await indexDocuments(
-    tx,
-    prepared.map((p) => p.doc),
-  );
+  const knowledge = { timeZone, now };
+  const memoryIds: string[] = [];
+  const fresh: IndexDoc[] = [];
+  for (const p of prepared) {
+    const row = { ...p.row, publish_seq: publishSeq };
+    const existing = await mergeDuplicate(tx, row, p.sources, knowledge);
+    if (existing === null) {
+      await insertMemory(tx, row, p.sources);
+      await settleMemory(tx, row, knowledge);
+      fresh.push(p.doc);
+    }
+    memoryIds.push(existing ?? row.memory_id);
+  }
+  await indexDocuments(tx, fresh);
   for (const [position, d] of proposal.dispositions) {
     await setDisposition(tx, batch.batchId, position, d.action, d.reason);
   }
@@ -137,7 +149,7 @@ export async function writePublication(
   const receipt: Receipt = {
     batch_id: batch.batchId,
     publish_seq: publishSeq,
-    memory_ids: prepared.map((p) => p.row.memory_id),
+    memory_ids: memoryIds,
   };
   await markPublished(tx, receipt, now);
   return receipt;

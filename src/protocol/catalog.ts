@@ -8,6 +8,16 @@ import {
   TimelineAppendResultSchema,
 } from '../ingest/schema.js';
 import {
+  FactsHistoryParamsSchema,
+  FactsHistoryResultSchema,
+  FactsResolveParamsSchema,
+  FactsResolveResultSchema,
+  RevokeParamsSchema,
+  RevokeResultSchema,
+  TickParamsSchema,
+  TickResultSchema,
+} from '../knowledge/facts-schema.js';
+import {
   ClaimParamsSchema,
   ClaimResultSchema,
   CommitParamsSchema,
@@ -152,6 +162,34 @@ export const METHODS = {
     params: StatusParamsSchema,
     result: StatusResultSchema,
     access: 'read',
+    owner: 'optional',
+  }),
+  'memory.facts.history': spec({
+    summary: 'The versions of a fact (subject, predicate) in time order, with status, validity and sources.',
+    params: FactsHistoryParamsSchema,
+    result: FactsHistoryResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.facts.resolve': spec({
+    summary: 'Resolve a conflict set: the kept fact becomes current, the others superseded.',
+    params: FactsResolveParamsSchema,
+    result: FactsResolveResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.revoke': spec({
+    summary: 'Revoke a memory with a reason: it never reaches recall again (memory.forget deletes).',
+    params: RevokeParamsSchema,
+    result: RevokeResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.tick': spec({
+    summary: 'Periodic upkeep: retire candidate facts unconfirmed for three workdays.',
+    params: TickParamsSchema,
+    result: TickResultSchema,
+    access: 'background',
     owner: 'optional',
   }),
   'tokens.create': spec({

@@ -4,6 +4,7 @@ import { ingestEvents } from '../ingest/ingest.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
+import { factsHandlers } from '../knowledge/methods-facts.js';
 import { observeHandlers } from '../observe/methods.js';
 import { recallMemory } from '../recall/recall.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
@@ -114,7 +115,14 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       driver: db,
       redactor: service.redactor,
       now: service.now,
+      timeZone: service.config.timezone,
       ...(activity ? { deferring: () => activity.deferring(OBSERVATION_WORKER) } : {}),
+    }),
+    ...factsHandlers({
+      driver: db,
+      redactor: service.redactor,
+      now: service.now,
+      timeZone: service.config.timezone,
     }),
     ...tokenHandlers({ driver: db, now: service.now }),
   });
