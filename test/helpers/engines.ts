@@ -79,6 +79,11 @@ export async function freshPostgresUrl(): Promise<{ url: string; schema: string;
   };
 }
 
+/** The config slice that points a service at the PostgreSQL store at `url`. */
+export const postgresConfig = (url: string): Pick<Config, 'database'> => ({
+  database: { url, poolSize: 4, statementTimeoutMs: 30_000, ssl: 'disable' },
+});
+
 export interface TestService {
   service: MemoryService;
   /** For PostgreSQL: the store's URL (another process may open the same store). */
@@ -110,7 +115,7 @@ export async function openTestService(
     config: {
       ...config,
       dataDir,
-      database: { url: store.url, poolSize: 4, statementTimeoutMs: 30_000, ssl: 'disable' },
+      ...postgresConfig(store.url),
     },
   });
   return {
@@ -131,7 +136,7 @@ export async function engineConfig(
   if (engine === 'sqlite') return { config: {}, drop: async () => {} };
   const store = await freshPostgresUrl();
   return {
-    config: { database: { url: store.url, poolSize: 4, statementTimeoutMs: 30_000, ssl: 'disable' } },
+    config: postgresConfig(store.url),
     drop: () => store.drop(),
   };
 }
