@@ -140,3 +140,38 @@ export async function engineConfig(
     drop: () => store.drop(),
   };
 }
+
+export interface SharedStore {
+  /** Services on one database, as separate processes would be: each with its own connections. */
+  services: MemoryService[];
+  close(): Promise<void>;
+}
+
+/**
+ * `count` services on one store of `engine`: one SQLite file in WAL mode, or one PostgreSQL schema with a
+ * pool per service; they share a data directory (one redaction key), as processes on one machine would.
+ */
+export async function openSharedStore(
+  engine: Engine,
+  count: number,
+  options: { now?: () => number; poolSize?: number } = {},
+): Promise<SharedStore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-shared-'));
+  const store = engine === 'postgres' ? await freshPostgresUrl() : undefined;
+  const database = store
+    ? { database: { ...postgresConfig(store.url).database, poolSize: options.poolSize ?? 4 } }
+    : {};
+  const services: MemoryService[] = [];
+  for (let i = 0; i < count; i++) {
+    const config = { dataDir, redactEmails: true, ...database } as MemoryServiceOptions['config'];
+    services.push(await openMemory({ config, ...(options.now ? { now: options.now } : {}) }));
+  }
+  return {
+    services,
+    async close() {
+      await Promise.all(services.map((s) => s.close()));
+      await store?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
