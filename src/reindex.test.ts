@@ -4,18 +4,30 @@ import { createLocalClient } from './local-client.js';
 import { createMethodTable } from './protocol/methods.js';
 import { rebuildIndex, rebuildPending } from './reindex.js';
 import { openMemory, type MemoryService } from './service.js';
-import { loadMigrations, migrate } from './storage/migrate.js';
+import { loadMigrations, migrate, migrationsDir } from './storage/migrate.js';
+import { openPostgres } from './storage/postgres.js';
 import { openSqlite } from './storage/sqlite.js';
+import type { Config } from './config.js';
+import { ENGINES, engineConfig, type Engine } from '../test/helpers/engines.js';
 import { createHeuristicObserver } from './observe/heuristic.js';
 import { createObservation } from './observe/observe.js';
 import { sqlFirst, sqlRows } from '../test/helpers/sql.js';
 
 const temp = createTempDirs();
 const services: MemoryService[] = [];
+const stores: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await Promise.all(services.splice(0).map((s) => s.close()));
+  await Promise.all(stores.splice(0).map((drop) => drop()));
   temp.cleanup();
 });
+
+/** A fresh store of the engine (dropped after the test); SQLite's is the file in the data directory. */
+async function storeFor(engine: Engine): Promise<Partial<Config>> {
+  const store = await engineConfig(engine);
+  stores.push(store.drop);
+  return store.config;
+}
 
 const T0 = Date.parse('2026-09-17T10:00:00Z');
 const EVENTS = [
@@ -34,8 +46,11 @@ const EVENTS = [
 }));
 const QUERIES = ['花生过敏', 'Lisbon hotel', 'HX-77812', 'aisle seats', 'peanuts order'];
 
-async function open(dir: string) {
-  const service = await openMemory({ config: { dataDir: dir, redactEmails: true }, now: () => T0 });
+async function open(dir: string, store: Partial<Config>) {
+  const service = await openMemory({
+    config: { dataDir: dir, redactEmails: true, ...store },
+    now: () => T0,
+  });
   services.push(service);
   return { service, client: createLocalClient(createMethodTable(service)) };
 }
@@ -51,9 +66,9 @@ const answers = async (client: ReturnType<typeof createLocalClient>) =>
     }),
   );
 
-describe('rebuildIndex', () => {
+describe.each(ENGINES)('rebuildIndex on %s', (engine) => {
   it('rebuilds an emptied index to give the same answers for events and memories', async () => {
-    const { service, client } = await open(temp.make());
+    const { service, client } = await open(temp.make(), await storeFor(engine));
     await client.call('memory.events.ingest', { owner: 'me', events: EVENTS });
     const observation = createObservation({
       driver: service.driver,
@@ -69,7 +84,11 @@ describe('rebuildIndex', () => {
     expect(memories?.n).toBeGreaterThan(0);
     const before = await answers(client);
     await service.driver.transaction(async (tx) => {
-      await tx.run(`INSERT INTO search_fts (search_fts) VALUES ('delete-all')`);
+      await tx.run(
+        engine === 'sqlite'
+          ? `INSERT INTO search_fts (search_fts) VALUES ('delete-all')`
+          : 'DELETE FROM search_terms',
+      );
     });
     expect((await answers(client)).flat()).toEqual([]);
     const progress: number[] = [];
@@ -81,11 +100,13 @@ describe('rebuildIndex', () => {
 
   it('rebuilds the index of a store written before owner-keyed terms when it opens', async () => {
     const dir = temp.make();
-    const file = `${dir}/mnemo.sqlite3`;
-    const old = openSqlite({ path: file });
+    const store = await storeFor(engine);
+    const old = store.database
+      ? await openPostgres({ url: store.database.url })
+      : openSqlite({ path: `${dir}/mnemo.sqlite3` });
     await migrate(
       old,
-      loadMigrations().filter((m) => m.version <= 3),
+      loadMigrations(migrationsDir(old.dialect)).filter((m) => m.version <= 3),
     );
     for (const [i, e] of EVENTS.entries()) {
       await old.run(
@@ -99,7 +120,7 @@ describe('rebuildIndex', () => {
       );
     }
     await old.close();
-    const { service, client } = await open(dir);
+    const { service, client } = await open(dir, store);
     expect(await rebuildPending(service.driver)).toBe(false);
     const r = await client.call<{ items: Array<{ id: string }> }>('memory.recall', {
       owner: 'me',

@@ -2,26 +2,24 @@
 // finding fingerprints keyed by a secret outside the database, old hashes moved onto the redacted form.
 import { createHmac } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDirs } from '../test/helpers/temp.js';
 import { contentHash } from './ingest/prepare.js';
 import { createLocalClient } from './local-client.js';
 import { createMethodTable } from './protocol/methods.js';
 import { openMemory, redactionKeyPath, type MemoryService } from './service.js';
 import { sqlFirst } from '../test/helpers/sql.js';
+import { ENGINES, engineConfig } from '../test/helpers/engines.js';
+import type { Config } from './config.js';
 
 const temp = createTempDirs();
 const open: MemoryService[] = [];
+const stores: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
+  await Promise.all(stores.splice(0).map((drop) => drop()));
   temp.cleanup();
 });
-
-async function start(dir: string) {
-  const service = await openMemory({ config: { dataDir: dir, redactEmails: true } });
-  open.push(service);
-  return { service, client: createLocalClient(createMethodTable(service)) };
-}
 
 const wifi = (password: string) => ({
   event_id: 'wifi',
@@ -31,7 +29,21 @@ const wifi = (password: string) => ({
   text: `家里 Wi-Fi 密码：${password}，记一下`,
 });
 
-describe('redaction cannot be reversed', () => {
+describe.each(ENGINES)('redaction cannot be reversed on %s', (engine) => {
+  let store: Partial<Config>;
+  beforeEach(async () => {
+    const fresh = await engineConfig(engine);
+    stores.push(fresh.drop);
+    store = fresh.config;
+  });
+
+  /** A service on the data directory (the redaction key) and the test's store (PostgreSQL: one schema). */
+  async function start(dir: string) {
+    const service = await openMemory({ config: { dataDir: dir, redactEmails: true, ...store } });
+    open.push(service);
+    return { service, client: createLocalClient(createMethodTable(service)) };
+  }
+
   it('decides duplicates on the redacted content, so guesses of a secret all answer alike', async () => {
     const { client } = await start(temp.make());
     await client.call('memory.events.ingest', { owner: 'o', events: [wifi('Xk7-pLm9q2')] });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
 import { EVENTS } from './helpers/fixtures.js';
-import { runCli, spawnServer } from './helpers/process.js';
+import { ENGINES, freshPostgresUrl } from './helpers/engines.js';
+import { runCli, runMain, spawnServer } from './helpers/process.js';
 import { createTempDirs } from './helpers/temp.js';
 
 const temp = createTempDirs();
@@ -66,6 +67,31 @@ describe('mnemo CLI without a server (store opened directly)', () => {
     expect(bad.stderr).toMatch(/limit/);
   });
 });
+
+describe.runIf(ENGINES.includes('postgres'))(
+  'mnemo --database-url (PostgreSQL, store opened directly)',
+  () => {
+    it('stores in PostgreSQL, not in the data directory’s SQLite file', async () => {
+      const store = await freshPostgresUrl();
+      try {
+        const dir = temp.make();
+        const file = join(dir, 'events.jsonl');
+        writeFileSync(file, jsonl(EVENTS));
+        const flags = ['--data-dir', dir, '--database-url', store.url, '--owner', 'user:pg'];
+        const ingest = await runMain([...flags, 'ingest', file, '--json']);
+        expect(JSON.parse(ingest.stdout)).toMatchObject({ accepted: EVENTS.length, rejected: 0 });
+        const recall = await runMain([...flags, 'recall', 'RB-2026-0917', '--json']);
+        expect((JSON.parse(recall.stdout) as { items: Array<{ id: string }> }).items[0]?.id).toBe('e1');
+        expect(existsSync(join(dir, 'mnemo.sqlite3'))).toBe(false);
+        // Without the flag, the same data directory is an empty SQLite store.
+        const local = await runMain(['--data-dir', dir, 'status', '--json']);
+        expect(JSON.parse(local.stdout)).toMatchObject({ counts: { events: 0 } });
+      } finally {
+        await store.drop();
+      }
+    });
+  },
+);
 
 describe('mnemo serve', () => {
   it('serves socket and HTTP, talks to the CLI, refuses a second instance, and stops cleanly', async () => {

@@ -1,4 +1,5 @@
 // Kill -9 mid-stream: every acknowledged event survives exactly once and the database stays intact.
+// SQLite only: it checks the SQLite file's integrity after the kill (PostgreSQL's durability is the server's).
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

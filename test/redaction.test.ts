@@ -1,5 +1,6 @@
 // Issue 8: through a real server, no secret of the corpus reaches any byte of the data directory (database,
 // WAL, SHM, log), while look-alikes are stored as sent.
+// SQLite only: it searches the bytes of the data directory, where only SQLite keeps the database.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { pino } from 'pino';

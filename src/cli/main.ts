@@ -10,6 +10,7 @@ interface GlobalOptions {
   socket?: string;
   owner?: string;
   url?: string;
+  databaseUrl?: string;
 }
 
 const positiveInt = (max: number) => (value: string) => {
@@ -39,6 +40,10 @@ export async function main(
     .option('--socket <path>', 'Unix socket path (env MNEMO_SOCKET, default <data-dir>/mnemo.sock)')
     .option('--owner <owner>', 'owner for ingest/recall (env MNEMO_OWNER, default "local")')
     .option('--url <url>', 'reach the server over HTTP (token: MNEMO_HTTP_TOKEN or <data-dir>/http-token)')
+    .option(
+      '--database-url <url>',
+      'store in PostgreSQL instead of <data-dir>/mnemo.sqlite3 (env MNEMO_DATABASE_URL)',
+    )
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) });
 
@@ -49,6 +54,7 @@ export async function main(
       ...(g.socket ? { socketPath: g.socket } : {}),
       ...(g.owner ? { owner: g.owner } : {}),
       ...(g.url ? { url: g.url } : {}),
+      ...(g.databaseUrl ? { databaseUrl: g.databaseUrl } : {}),
       ...extra,
     });
   };

@@ -120,6 +120,7 @@ describe('prepare pool', () => {
   });
 });
 
+// SQLite only: the pool prepares before any store is touched; both engines store what it prepares alike.
 describe('ingest through the pool', () => {
   let services: MemoryService[] = [];
   afterEach(async () => {

@@ -11,6 +11,7 @@ import {
   leaseBatch,
   markFiltered,
   nextClaimable,
+  ownerCursor,
   ownersWithPending,
   pendingEvents,
   scanNewEvents,
@@ -31,10 +32,13 @@ export async function closeReadyBatches(
 ): Promise<number> {
   await scanNewEvents(tx);
   let closed = 0;
-  for (const row of await ownersWithPending(tx, owner)) {
-    // invariant: one process at a time cuts an owner's batches; the others pass it by (test:
-    // src/storage/concurrency.test.ts).
-    if (!(await tx.tryLockOwner(`observe:${row.owner}`))) continue;
+  for (const pending of await ownersWithPending(tx, owner)) {
+    // invariant: one process at a time cuts an owner's batches; the others pass it by; the cursor is read
+    // once the owner is held, so a cut committed meanwhile is never cut again (test:
+    // src/storage/concurrency.test.ts "(d) never cuts the same events twice…").
+    if (!(await tx.tryLockOwner(`observe:${pending.owner}`))) continue;
+    const row = tx.dialect === 'sqlite' ? pending : await ownerCursor(tx, pending.owner);
+    if (!row) continue;
     let cursor = { seq: row.next_seq, offset: row.next_offset };
     let window = WINDOW;
     let ready = await countReady(tx, row.owner);

@@ -32,6 +32,14 @@ export async function ownersWithPending(db: Queryable, owner?: string): Promise<
   );
 }
 
+/** One owner's cursor as committed now: read after taking the owner, never from an earlier statement. */
+export const ownerCursor = (db: Queryable, owner: string): Promise<OwnerRow | undefined> =>
+  db.one(
+    OwnerRow,
+    'SELECT owner, next_seq, next_offset, seen_seq, publish_seq FROM observation_owners WHERE owner = ?',
+    [owner],
+  );
+
 const PendingRow = row({ seq: int, event_id: str, kind: str, text: str, ingested_at: int, task_id: nstr });
 const TextRow = row({ text: str });
 

@@ -1,16 +1,11 @@
 // Regression (issue 8): owner scope on every method, checked where the call enters the table.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalClient } from '../local-client.js';
-import { openMemory, type MemoryService } from '../service.js';
+import type { MemoryService } from '../service.js';
+import { ENGINES, openTestService, type TestService } from '../../test/helpers/engines.js';
 import { METHODS } from './catalog.js';
 import { createMethodTable } from './methods.js';
 import type { Principal } from './principal.js';
-
-let service: MemoryService;
-beforeEach(async () => {
-  service = await openMemory({ config: { dataDir: 'unused', redactEmails: true }, databasePath: ':memory:' });
-});
-afterEach(() => service.close());
 
 const scoped = (owners: string[]): Principal => ({ kind: 'scoped', name: 'test', owners });
 const codeOf = (p: Promise<unknown>) =>
@@ -27,7 +22,15 @@ const event = (id: string, text: string) => ({
   text,
 });
 
-describe('owner scope', () => {
+describe.each(ENGINES)('owner scope on %s', (engine) => {
+  let handle: TestService;
+  let service: MemoryService;
+  beforeEach(async () => {
+    handle = await openTestService(engine);
+    service = handle.service;
+  });
+  afterEach(() => handle.close());
+
   it('declares how every method finds its owner', () => {
     for (const [name, spec] of Object.entries(METHODS)) {
       expect(['param', 'optional', 'resource', 'none'], name).toContain(spec.owner);

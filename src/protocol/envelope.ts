@@ -1,6 +1,7 @@
 // Request envelopes shared by every transport: {id, method, params} → {id, ok, result | error}.
 import { MemoryError } from '../errors.js';
 import type { CallContext, MethodTable } from './method.js';
+import { withOwnerScope } from '../storage/scope.js';
 import { assertOwner } from './principal.js';
 import { toWireError, zodIssues, type WireError } from './wire-errors.js';
 
@@ -73,7 +74,10 @@ export async function handleEnvelope(
     if (def.owner === 'param' || def.owner === 'optional') {
       assertOwner(ctx.principal, (parsed.data as { owner?: string }).owner);
     }
-    const result = await def.handler(parsed.data, ctx);
+    // invariant: every statement of the call runs in its principal's owner scope, which PostgreSQL's
+    // row-level security checks behind each query's own owner filter (test: src/storage/row-security.test.ts).
+    const scope = ctx.principal.kind === 'all' ? '*' : ctx.principal.owners;
+    const result = await withOwnerScope(scope, () => def.handler(parsed.data, ctx));
     if (options.checkResults) {
       const checked = def.result.safeParse(result);
       if (!checked.success) {

@@ -10,7 +10,7 @@ import {
 } from '../../test/helpers/transport-fixtures.js';
 import { createTempDirs } from '../../test/helpers/temp.js';
 import { silentLogger } from '../log.js';
-import { openMemory } from '../service.js';
+import { ENGINES, openTestService } from '../../test/helpers/engines.js';
 import { createMethodTable } from './methods.js';
 import { defineMethod, type MethodTable } from './method.js';
 import { startSocketServer, type SocketServer, type SocketServerOptions } from './socket.js';
@@ -200,38 +200,40 @@ describe('socket connection: order', () => {
     expect(rest.sort()).toEqual(['b', 'c', 'r']);
   });
 
-  it('regression for issue 8: commits pipelined ingest calls in the order sent', async () => {
-    const service = await openMemory({
-      config: { dataDir: 'unused', redactEmails: true, ingestWorkers: 1 },
-      databasePath: ':memory:',
-    });
-    closers.push(() => service.close());
-    const server = await start({ table: createMethodTable(service) });
-    const conn = await openLineConnection(server.path);
-    const event = (id: string, text: string) => ({
-      event_id: id,
-      kind: 'user_message',
-      role: 'user',
-      at: '2026-09-17T10:00:00Z',
-      text,
-    });
-    // 32 events of 1,000 characters go to the worker threads; the one small event is prepared inline.
-    const large = Array.from({ length: 32 }, (_, i) => event(`big-${i}`, `word${i} `.repeat(125)));
-    conn.sendRaw(
-      lines([
-        { id: 1, method: 'memory.events.ingest', params: { owner: 'u1', events: large } },
-        { id: 2, method: 'memory.events.ingest', params: { owner: 'u1', events: [event('small', 'hi')] } },
-      ]),
-    );
-    const acks = [await conn.next(), await conn.next()];
-    expect(acks.map((ack) => ack.id)).toEqual([1, 2]);
-    conn.send({ id: 3, method: 'health' });
-    expect(await conn.next()).toMatchObject({ result: { ingest_calls: { pooled: 1, inline: 1 } } });
-    const ids = [...large.map((e) => e.event_id), 'small'];
-    conn.send({ id: 4, method: 'memory.evidence.get', params: { owner: 'u1', ids } });
-    const { result } = (await conn.next()) as { result: { items: Array<{ id: string; seq: number }> } };
-    const seqs = result.items.map((item) => item.seq);
-    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    expect(result.items.map((item) => item.id)).toEqual(ids);
-  });
+  it.each(ENGINES)(
+    'regression for issue 8: commits pipelined ingest calls in the order sent (%s)',
+    async (engine) => {
+      const { service, close } = await openTestService(engine, {
+        config: { dataDir: 'unused', ingestWorkers: 1 },
+      });
+      closers.push(close);
+      const server = await start({ table: createMethodTable(service) });
+      const conn = await openLineConnection(server.path);
+      const event = (id: string, text: string) => ({
+        event_id: id,
+        kind: 'user_message',
+        role: 'user',
+        at: '2026-09-17T10:00:00Z',
+        text,
+      });
+      // 32 events of 1,000 characters go to the worker threads; the one small event is prepared inline.
+      const large = Array.from({ length: 32 }, (_, i) => event(`big-${i}`, `word${i} `.repeat(125)));
+      conn.sendRaw(
+        lines([
+          { id: 1, method: 'memory.events.ingest', params: { owner: 'u1', events: large } },
+          { id: 2, method: 'memory.events.ingest', params: { owner: 'u1', events: [event('small', 'hi')] } },
+        ]),
+      );
+      const acks = [await conn.next(), await conn.next()];
+      expect(acks.map((ack) => ack.id)).toEqual([1, 2]);
+      conn.send({ id: 3, method: 'health' });
+      expect(await conn.next()).toMatchObject({ result: { ingest_calls: { pooled: 1, inline: 1 } } });
+      const ids = [...large.map((e) => e.event_id), 'small'];
+      conn.send({ id: 4, method: 'memory.evidence.get', params: { owner: 'u1', ids } });
+      const { result } = (await conn.next()) as { result: { items: Array<{ id: string; seq: number }> } };
+      const seqs = result.items.map((item) => item.seq);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(result.items.map((item) => item.id)).toEqual(ids);
+    },
+  );
 });

@@ -3,22 +3,20 @@
 // a term's frequency so that alice's queries dropped it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ingestEvents } from '../ingest/ingest.js';
-import { openMemory, type MemoryService } from '../service.js';
+import type { MemoryService } from '../service.js';
+import { ENGINES, openTestService, type Engine, type TestService } from '../../test/helpers/engines.js';
 import { recallMemory } from './recall.js';
 import { RecallParamsSchema } from './schema.js';
 
-const services: MemoryService[] = [];
+const handles: TestService[] = [];
 afterEach(async () => {
-  await Promise.all(services.splice(0).map((s) => s.close()));
+  await Promise.all(handles.splice(0).map((h) => h.close()));
 });
 
-const open = async () => {
-  const service = await openMemory({
-    config: { dataDir: 'unused', redactEmails: true },
-    databasePath: ':memory:',
-  });
-  services.push(service);
-  return service;
+const open = async (engine: Engine) => {
+  const handle = await openTestService(engine);
+  handles.push(handle);
+  return handle.service;
 };
 
 const event = (id: string, text: string, i: number) => ({
@@ -71,11 +69,11 @@ const answers = async (service: MemoryService, owner: string, queries: readonly 
     }),
   );
 
-describe('per-owner statistics', () => {
+describe.each(ENGINES)('per-owner statistics on %s', (engine) => {
   it('gives alice the same results and terms whatever bob stores, interleaved or not', async () => {
-    const alone = await open();
+    const alone = await open(engine);
     await ingest(alone, 'alice', ALICE);
-    const shared = await open();
+    const shared = await open(engine);
     // Interleaved calls: bob's documents sit between alice's, and bob writes first.
     await ingest(shared, 'bob', BOB.slice(0, 30));
     await ingest(shared, 'alice', ALICE.slice(0, 4));
@@ -87,7 +85,7 @@ describe('per-owner statistics', () => {
   });
 
   it("never lets bob's terms reveal words that occur only in alice's events", async () => {
-    const service = await open();
+    const service = await open(engine);
     await ingest(service, 'alice', ALICE);
     await ingest(service, 'bob', [event('b0', 'my own notes about gardening', 0)]);
     const r = await recallMemory(

@@ -202,6 +202,8 @@ export async function searchIds(
   const hits = new Map<number, DocHit>();
   if (rawIds.length > 0) {
     const marks = rawIds.map(() => '?').join(', ');
+    // SQLite's CROSS JOIN keeps the small union first; PostgreSQL plans the order itself (and has no CROSS JOIN … ON).
+    const join = db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
     // One branch per column, each able to use its own index: a single OR walks all the owner's documents.
     const rows = await db.all(
       IdHitRow,
@@ -209,7 +211,7 @@ export async function searchIds(
          FROM (SELECT doc_id FROM search_docs WHERE owner = ? AND ref IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND task_id IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND session_id IN (${marks})) AS m
-        CROSS JOIN search_docs d ON d.doc_id = m.doc_id
+        ${join} search_docs d ON d.doc_id = m.doc_id
         WHERE ${where} ORDER BY d.at DESC LIMIT ?`,
       [filters.owner, ...rawIds, filters.owner, ...rawIds, filters.owner, ...rawIds, ...params, limit],
     );

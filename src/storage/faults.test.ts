@@ -1,5 +1,6 @@
 // Regression (issue 8): a full disk or a read-only database answers STORAGE_UNAVAILABLE (retryable) and
 // loses nothing acknowledged; background work backs off; the service recovers when the fault is gone.
+// SQLite only: the faults are made on its file and connection (a full disk, query_only).
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTempDirs } from '../../test/helpers/temp.js';

@@ -7,15 +7,30 @@ const UNAVAILABLE = /^SQLITE_(FULL|READONLY|BUSY|LOCKED|IOERR|CANTOPEN|PROTOCOL|
 /** Postgres SQLSTATE classes of the same kind: insufficient resources, connection, lock, read-only. */
 const UNAVAILABLE_SQLSTATE = /^(53|08|57P|55P03|40P01|25006)/;
 
+/** A PostgreSQL server out of reach: the socket's errors, and pg's own for a dropped connection (no code). */
+const UNREACHABLE =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/;
+const DROPPED = /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
+
+/** The reason a store fault gives, or undefined for an error that is not one. */
+function faultReason(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    return UNAVAILABLE.test(code) || UNAVAILABLE_SQLSTATE.test(code) || UNREACHABLE.test(code)
+      ? code
+      : undefined;
+  }
+  return error instanceof Error && DROPPED.test(error.message) ? 'CONNECTION_LOST' : undefined;
+}
+
 export function storageFault(error: unknown): MemoryError | undefined {
   if (error instanceof MemoryError) return undefined;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  if (!UNAVAILABLE.test(code) && !UNAVAILABLE_SQLSTATE.test(code)) return undefined;
+  const reason = faultReason(error);
+  if (reason === undefined) return undefined;
   return new MemoryError(
     'STORAGE_UNAVAILABLE',
     'the store cannot be written or read right now; nothing was changed, retry later',
-    { reason: code },
+    { reason },
     { cause: error },
   );
 }

@@ -1,5 +1,6 @@
 // Regression (issue 8): the data directory is 0700 and the database, WAL and key files 0600, even when the
 // directory already existed with wider modes; a wider mode found on start is fixed with a warning.
+// SQLite only: the modes of its database files (PostgreSQL keeps only the token and key here: service.test.ts).
 import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';

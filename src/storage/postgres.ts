@@ -22,7 +22,7 @@ export interface PostgresOptions {
   log?: Logger;
 }
 
-type Client = pg.PoolClient & { mnemoScope?: string };
+type Client = pg.PoolClient & { mnemoScope?: string; mnemoWatched?: boolean };
 
 const sslOption = (ssl: PostgresOptions['ssl']): pg.PoolConfig['ssl'] =>
   ssl === 'require'
@@ -135,6 +135,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Driver> {
   const checkout = async (): Promise<Client> => {
     try {
       const client = (await pool.connect()) as Client;
+      // invariant: a connection that drops while checked out fails its call, never the process (an 'error'
+      // event without a listener would be thrown; test: src/storage/postgres-faults.test.ts).
+      if (!client.mnemoWatched) {
+        client.mnemoWatched = true;
+        client.on('error', (error) => options.log?.warn({ err: error }, 'postgres connection lost'));
+      }
       try {
         await scoped(client);
       } catch (error) {

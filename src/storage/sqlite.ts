@@ -29,9 +29,13 @@ function loadVectors(db: Database.Database): void {
   }
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const isBusy = (error: unknown) => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+
 export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Database.Database } {
   const db = new Database(options.path, { readonly: options.readonly ?? false });
-  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  const busyMs = options.busyTimeoutMs ?? 5000;
+  db.pragma(`busy_timeout = ${busyMs}`);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     // invariant: acknowledged writes survive power loss (NORMAL only survives process crashes).
@@ -84,6 +88,28 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
     tryLockOwner: async () => true,
   };
 
+  /**
+   * invariant: waiting for another connection's write lock never blocks the thread: the wait is a timer, so
+   * the holder (another process, or another store of this one) goes on meanwhile (test:
+   * src/storage/concurrency.test.ts). Uncontended, BEGIN IMMEDIATE succeeds at once as before.
+   */
+  // SQLite applies busy_timeout when the pragma is compiled, so a prepared statement would not do (exec: ~1 µs).
+  const begin = async (): Promise<void> => {
+    const deadline = Date.now() + busyMs;
+    for (let pause = 1; ; pause = Math.min(2 * pause, 25)) {
+      db.exec('PRAGMA busy_timeout = 0');
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!isBusy(error) || Date.now() >= deadline) rethrowFault(error);
+      } finally {
+        db.exec(`PRAGMA busy_timeout = ${busyMs}`);
+      }
+      await sleep(pause);
+    }
+  };
+
   const lock = new Mutex();
   // Calls outside a transaction wait while one is open, so they never join it by accident.
   const guarded = async <R>(fn: () => Promise<R>): Promise<R> => {
@@ -110,7 +136,7 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       await lock.acquire();
       try {
-        safely(() => db.exec('BEGIN IMMEDIATE'));
+        await begin();
         try {
           const result = await fn(direct);
           safely(() => db.exec('COMMIT'));

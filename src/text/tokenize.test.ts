@@ -188,6 +188,7 @@ describe('tokenize', () => {
     expect(bad).toEqual([]);
   });
 
+  // SQLite only: the FTS5 tokenizer spec (PostgreSQL stores mnemo's tokens as they are).
   it('every token survives FTS5 unicode61 as configured by the migrations', () => {
     const spec = ftsTokenizerSpec();
     expect(spec).toBeDefined();

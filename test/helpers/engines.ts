@@ -79,6 +79,11 @@ export async function freshPostgresUrl(): Promise<{ url: string; schema: string;
   };
 }
 
+/** The config slice that points a service at the PostgreSQL store at `url`. */
+export const postgresConfig = (url: string): Pick<Config, 'database'> => ({
+  database: { url, poolSize: 4, statementTimeoutMs: 30_000, ssl: 'disable' },
+});
+
 export interface TestService {
   service: MemoryService;
   /** For PostgreSQL: the store's URL (another process may open the same store). */
@@ -110,7 +115,7 @@ export async function openTestService(
     config: {
       ...config,
       dataDir,
-      database: { url: store.url, poolSize: 4, statementTimeoutMs: 30_000, ssl: 'disable' },
+      ...postgresConfig(store.url),
     },
   });
   return {
@@ -131,7 +136,42 @@ export async function engineConfig(
   if (engine === 'sqlite') return { config: {}, drop: async () => {} };
   const store = await freshPostgresUrl();
   return {
-    config: { database: { url: store.url, poolSize: 4, statementTimeoutMs: 30_000, ssl: 'disable' } },
+    config: postgresConfig(store.url),
     drop: () => store.drop(),
+  };
+}
+
+export interface SharedStore {
+  /** Services on one database, as separate processes would be: each with its own connections. */
+  services: MemoryService[];
+  close(): Promise<void>;
+}
+
+/**
+ * `count` services on one store of `engine`: one SQLite file in WAL mode, or one PostgreSQL schema with a
+ * pool per service; they share a data directory (one redaction key), as processes on one machine would.
+ */
+export async function openSharedStore(
+  engine: Engine,
+  count: number,
+  options: { now?: () => number; poolSize?: number } = {},
+): Promise<SharedStore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-shared-'));
+  const store = engine === 'postgres' ? await freshPostgresUrl() : undefined;
+  const database = store
+    ? { database: { ...postgresConfig(store.url).database, poolSize: options.poolSize ?? 4 } }
+    : {};
+  const services: MemoryService[] = [];
+  for (let i = 0; i < count; i++) {
+    const config = { dataDir, redactEmails: true, ...database } as MemoryServiceOptions['config'];
+    services.push(await openMemory({ config, ...(options.now ? { now: options.now } : {}) }));
+  }
+  return {
+    services,
+    async close() {
+      await Promise.all(services.map((s) => s.close()));
+      await store?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,9 +1,11 @@
-// A real store (all migrations) with a fake clock, the method table and typed observation calls.
+// A real store (all migrations) on either engine with a fake clock, the method table and typed observation calls.
+import type { Config } from '../../src/config.js';
 import type { EventInput } from '../../src/index.js';
 import { createLocalClient, type LocalClient } from '../../src/local-client.js';
 import { createObservation, type Observation, type ObserveOptions } from '../../src/observe/observe.js';
 import { createMethodTable } from '../../src/protocol/methods.js';
 import { openMemory, type MemoryService } from '../../src/service.js';
+import { openTestService, type Engine, type TestService } from '../helpers/engines.js';
 import { sqlFirst } from '../helpers/sql.js';
 
 export const T0 = Date.parse('2026-09-17T10:00:00Z');
@@ -18,20 +20,38 @@ export interface ObserveFixture {
   close(): Promise<void>;
 }
 
-export async function openFixture(
-  options: { databasePath?: string; dataDir?: string; observe?: Partial<ObserveOptions> } = {},
-): Promise<ObserveFixture> {
+export interface FixtureOptions {
+  engine?: Engine;
+  /** A store to share (engineConfig's): fixtures opened on it see one database, like two processes. */
+  store?: Partial<Config>;
+  databasePath?: string;
+  dataDir?: string;
+  observe?: Partial<ObserveOptions>;
+}
+
+async function openStore(options: FixtureOptions, now: () => number): Promise<TestService> {
+  const dataDir = options.dataDir ?? 'unused';
+  if (!options.store?.database) {
+    const { databasePath } = options;
+    return openTestService(options.engine ?? 'sqlite', {
+      config: { dataDir },
+      now,
+      ...(databasePath ? { databasePath } : {}),
+    });
+  }
+  const service = await openMemory({ config: { dataDir, redactEmails: true, ...options.store }, now });
+  return { service, close: () => service.close() };
+}
+
+export async function openFixture(options: FixtureOptions = {}): Promise<ObserveFixture> {
   let t = T0;
   const clock = {
     now: () => t,
     advance: (ms: number) => void (t += ms),
     set: (ms: number) => void (t = ms),
   };
-  const service = await openMemory({
-    config: { dataDir: options.dataDir ?? 'unused', redactEmails: true },
-    databasePath: options.databasePath ?? ':memory:',
-    now: clock.now,
-  });
+  const store = await openStore(options, clock.now);
+  const { service } = store;
   const client = createLocalClient(createMethodTable(service), { checkResults: true });
   const observation = createObservation({
     driver: service.driver,
@@ -55,7 +75,7 @@ export async function openFixture(
       const row = await sqlFirst<{ n: number }>(service.driver, sql, params);
       return row?.n ?? 0;
     },
-    close: () => service.close(),
+    close: () => store.close(),
   };
 }
 

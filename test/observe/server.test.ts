@@ -1,5 +1,5 @@
 // Issue 4: the server runs mnemo's own worker unless --observer external, and stops it before the store closes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLocalClient } from '../../src/local-client.js';
 import { silentLogger } from '../../src/log.js';
@@ -9,15 +9,20 @@ import type { ObservationStatus } from '../../src/observe/observe.js';
 import { createMethodTable } from '../../src/protocol/methods.js';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.js';
 import { createTempDirs } from '../helpers/temp.js';
+import { ENGINES, engineConfig } from '../helpers/engines.js';
+import type { Config } from '../../src/config.js';
 
 const dirs = createTempDirs();
 let server: RunningServer | undefined;
 let model: ScriptedModel | undefined;
+let drop: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await server?.close();
   await model?.close();
+  await drop?.();
   server = undefined;
   model = undefined;
+  drop = undefined;
   dirs.cleanup();
 });
 
@@ -26,26 +31,32 @@ const TURN = [
   { event_id: 'e2', kind: 'task_result', role: 'system', at: 2, text: 'done' },
 ];
 
-async function start(observer: 'builtin' | 'external', env: Record<string, string> = {}) {
-  const dataDir = dirs.make();
-  server = await startServer(loadConfig({ dataDir, http: false, observer }, env), silentLogger(), {
-    checkResults: true,
+describe.each(ENGINES)('the observation worker in the server on %s / 服务内置 worker', (engine) => {
+  let store: Partial<Config>;
+  beforeEach(async () => {
+    const fresh = await engineConfig(engine);
+    drop = fresh.drop;
+    store = fresh.config;
   });
-  const client = createLocalClient(server.table, { checkResults: true });
-  await client.call('memory.events.ingest', { owner: 'u', events: TURN });
-  return { client, dataDir };
-}
 
-/** Polls until `check` holds; the deadline only bounds a hang, it does not time the work. */
-async function eventually(check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
+  async function start(observer: 'builtin' | 'external', env: Record<string, string> = {}) {
+    const dataDir = dirs.make();
+    const config = { ...loadConfig({ dataDir, http: false, observer }, env), ...store };
+    server = await startServer(config, silentLogger(), { checkResults: true });
+    const client = createLocalClient(server.table, { checkResults: true });
+    await client.call('memory.events.ingest', { owner: 'u', events: TURN });
+    return { client, dataDir };
   }
-}
 
-describe('the observation worker in the server / 服务内置 worker', () => {
+  /** Polls until `check` holds; the deadline only bounds a hang, it does not time the work. */
+  async function eventually(check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> {
+    const until = Date.now() + deadlineMs;
+    while (!(await check())) {
+      if (Date.now() > until) throw new Error('condition not reached');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   it('publishes with the builtin heuristic observer by default', async () => {
     const { client } = await start('builtin');
     const status = () => client.call<ObservationStatus>('memory.observation.status', { owner: 'u' });
@@ -70,7 +81,7 @@ describe('the observation worker in the server / 服务内置 worker', () => {
     await eventually(async () => scripted.requests.length === 1);
     await server?.close();
     server = undefined;
-    const reopened = await openMemory({ config: { dataDir, redactEmails: true } });
+    const reopened = await openMemory({ config: { dataDir, redactEmails: true, ...store } });
     try {
       const client = createLocalClient(createMethodTable(reopened));
       const status = await client.call<ObservationStatus>('memory.observation.status', {});
