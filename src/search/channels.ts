@@ -203,13 +203,15 @@ export async function searchIds(
   if (rawIds.length > 0) {
     const marks = rawIds.map(() => '?').join(', ');
     // One branch per column, each able to use its own index: a single OR walks all the owner's documents.
+    // SQLite's CROSS JOIN keeps the ids first; PostgreSQL has no CROSS JOIN … ON and plans the order itself.
+    const join = db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
     const rows = await db.all(
       IdHitRow,
       `SELECT d.doc_id AS "docId", d.kind, d.ref, d.at, 1.0 AS score
          FROM (SELECT doc_id FROM search_docs WHERE owner = ? AND ref IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND task_id IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND session_id IN (${marks})) AS m
-        CROSS JOIN search_docs d ON d.doc_id = m.doc_id
+        ${join} search_docs d ON d.doc_id = m.doc_id
         WHERE ${where} ORDER BY d.at DESC LIMIT ?`,
       [filters.owner, ...rawIds, filters.owner, ...rawIds, filters.owner, ...rawIds, ...params, limit],
     );
