@@ -72,7 +72,7 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect(await pendingOwners(driver, 1_000, 10)).toEqual([alice]);
     expect(await claim('t2', 1_000)).toEqual([alice]);
     const move = { owner: 'alice', from: 0, to: alice.lastDoc, vectors: 1 };
-    // invariant: a commit re-checks its lease (fencing): t1 answering late writes nothing.
+    // A commit re-checks its lease (fencing): t1 answering late writes nothing.
     expect(await driver.transaction((tx) => advanceOwner(tx, { ...move, token: 't1' }))).toBe(false);
     expect(await driver.transaction((tx) => advanceOwner(tx, { ...move, token: 't2' }))).toBe(true);
     expect(await pendingOwners(driver, 5_000, 10)).toEqual([]);

@@ -81,6 +81,8 @@ export async function createVectorTable(tx: Queryable, dimensions: number): Prom
 /**
  * Owners with documents after their cursor and no lease in force, the furthest behind first (so an owner
  * that keeps writing never starves the others).
+ * invariant: cursors are per owner, whose documents commit in doc-id order, so a document committed late
+ * after another owner's is never passed (test: src/embed/store.test.ts "regression for issue 9: …").
  */
 export const pendingOwners = (db: Queryable, now: number, limit: number): Promise<PendingOwner[]> =>
   db.all(

@@ -6,6 +6,7 @@ import { createOpenAiEmbedder } from '../../src/embed/embed.js';
 import type { EventInput } from '../../src/index.js';
 import { recallMemory } from '../../src/recall/recall.js';
 import { RecallParamsSchema } from '../../src/recall/schema.js';
+import { withOwnerScope } from '../../src/storage/scope.js';
 import { sqlFirst } from '../helpers/sql.js';
 import {
   ALICE,
@@ -125,6 +126,13 @@ describe.each(VECTOR_ENGINES)('on %s', (engine) => {
       expect(ids(bob)).toEqual(['b1']);
       expect(bob.items[0]?.channels).toEqual({ vector: 1 });
       expect((await recall('nobody', 'automobile')).items).toEqual([]);
+      // On PostgreSQL row-level security is a second wall: a scope without alice sees none of her vectors.
+      if (currentEngine() === 'pglite') {
+        const all = (await storedVectors()) ?? 0;
+        expect(all).toBeGreaterThan(1);
+        expect(await withOwnerScope(['nobody'], storedVectors)).toBe(0);
+        expect(await withOwnerScope(['bob'], storedVectors)).toBeLessThan(all);
+      }
     });
 
     it('applies the same filters as the other channels / 过滤条件一致', async () => {
