@@ -131,8 +131,11 @@ export const pendingDocs = (
 ): Promise<PendingDoc[]> =>
   db.all(
     PendingRow,
+    // Read from the cursor on in doc-id order (no index on (owner, doc_id): ingest would pay for it); on
+    // SQLite `+owner` keeps the planner off the owner indexes, which would sort all the owner's documents.
     `SELECT doc_id AS "docId", owner, kind, ref, at, session_id AS "sessionId", task_id AS "taskId"
-       FROM search_docs WHERE owner = ? AND doc_id > ? ORDER BY doc_id LIMIT ?`,
+       FROM search_docs WHERE ${db.dialect === 'sqlite' ? '+owner' : 'owner'} = ? AND doc_id > ?
+      ORDER BY doc_id LIMIT ?`,
     [owner, afterDocId, limit],
   );
 
@@ -188,12 +191,14 @@ export async function countVectors(db: Queryable): Promise<number> {
 /** Documents after their owner's cursor (all of them when `fromStart`: the vectors are about to restart). */
 export async function countPending(db: Queryable, fromStart = false): Promise<number> {
   if (fromStart) return (await db.one(CountRow, 'SELECT count(*) AS n FROM search_docs'))?.n ?? 0;
+  // From the cursor furthest behind on, in doc-id order; each document against its owner's cursor.
   const found = await db.one(
     NRow,
-    `SELECT count(*) AS n
-       FROM search_owners o LEFT JOIN embedding_owners e ON e.owner = o.owner
-       JOIN search_docs d ON d.owner = o.owner AND d.doc_id > coalesce(e.last_doc_id, 0)
-      WHERE o.last_doc > coalesce(e.last_doc_id, 0)`,
+    `SELECT count(*) AS n FROM search_docs d LEFT JOIN embedding_owners e ON e.owner = d.owner
+      WHERE d.doc_id > (SELECT min(coalesce(e2.last_doc_id, 0))
+                          FROM search_owners o LEFT JOIN embedding_owners e2 ON e2.owner = o.owner
+                         WHERE o.last_doc > coalesce(e2.last_doc_id, 0))
+        AND d.doc_id > coalesce(e.last_doc_id, 0)`,
   );
   return found?.n ?? 0;
 }

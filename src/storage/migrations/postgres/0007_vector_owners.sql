@@ -4,7 +4,6 @@
 ALTER TABLE search_owners ADD COLUMN last_doc BIGINT NOT NULL DEFAULT 0;
 UPDATE search_owners
    SET last_doc = coalesce((SELECT max(d.doc_id) FROM search_docs d WHERE d.owner = search_owners.owner), 0);
-CREATE INDEX search_docs_owner_doc ON search_docs (owner, doc_id);
 
 ALTER TABLE embedding_owners ADD COLUMN last_doc_id BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE embedding_owners ADD COLUMN lease_token TEXT;

@@ -6,7 +6,6 @@
 ALTER TABLE search_owners ADD COLUMN last_doc INTEGER NOT NULL DEFAULT 0;
 UPDATE search_owners
    SET last_doc = coalesce((SELECT max(d.doc_id) FROM search_docs d WHERE d.owner = search_owners.owner), 0);
-CREATE INDEX search_docs_owner_doc ON search_docs (owner, doc_id);
 
 -- A worker holds an owner's batch with a lease (token and end) while the model answers: two workers never
 -- embed the same documents at once, and a commit whose lease was lost writes nothing.
