@@ -25,6 +25,8 @@ export interface MemoryServiceOptions {
   config: Pick<Config, 'dataDir' | 'redactEmails'> & Partial<Config>;
   /** Overrides the database file (':memory:' in unit tests). */
   databasePath?: string;
+  /** An open store instead of the configured one (tests: PGlite); the service migrates and closes it. */
+  driver?: Driver;
   log?: Logger;
   now?: () => number;
 }
@@ -60,6 +62,14 @@ export const redactionKeyPath = (dataDir: string): string => join(dataDir, 'reda
 
 async function openDriver(options: MemoryServiceOptions, log: Logger) {
   const { database, dataDir } = options.config;
+  if (options.driver) {
+    secureDataDir(dataDir, null, log);
+    return {
+      driver: options.driver,
+      databasePath: `a given ${options.driver.dialect} store`,
+      keyOnDisk: true,
+    };
+  }
   if (database) {
     // The data directory still holds the HTTP token and the redaction key.
     secureDataDir(dataDir, null, log);
@@ -107,6 +117,15 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
   if (onDisk) tightenFiles(options.config.dataDir, driver.dialect === 'sqlite' ? databasePath : null, log);
   const redactor = createRedactor({ emails: options.config.redactEmails, salt: fingerprintKey });
   const now = options.now ?? Date.now;
+  let embedding: Embedding | undefined;
+  try {
+    embedding = options.config.embed
+      ? await openEmbedding(driver, options.config.embed, { redactor, log })
+      : undefined;
+  } catch (error) {
+    await driver.close();
+    throw error;
+  }
   const prepareContext = { redactor, salt };
   const preparer =
     (options.config.ingestWorkers ?? 0) > 0
@@ -126,9 +145,7 @@ export async function openMemory(options: MemoryServiceOptions): Promise<MemoryS
     log,
     preparer,
     databasePath,
-    embedding: options.config.embed
-      ? openEmbedding(driver, options.config.embed, { redactor, log })
-      : undefined,
+    embedding,
     now,
     async close() {
       await preparer.close();

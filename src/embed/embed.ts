@@ -1,5 +1,6 @@
-// The optional vector channel: an embedding provider, a background worker that fills vec_docs, and the
-// nearest-neighbour search recall fuses with its other channels. Off unless configured.
+// The optional vector channel: an embedding provider, a background worker that fills the engine's vector
+// index (sqlite-vec or pgvector), and the nearest-neighbour search recall fuses with its other channels.
+// Off unless configured.
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Queryable } from '../storage/driver.js';
@@ -8,6 +9,7 @@ import { createOpenAiEmbedder } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 import { createVectorSearch, type VectorSearch } from './query.js';
 import { countPending, countVectors, readState, stateMatches } from './store.js';
+import { vectorIndexOf } from './vectors.js';
 
 export {
   createOpenAiEmbedder,
@@ -23,7 +25,8 @@ export {
   type VectorOutcome,
   type VectorSearch,
 } from './query.js';
-export { MAX_NEIGHBOURS, type VectorHit } from './store.js';
+export { MAX_NEIGHBOURS, type VectorHit, type VectorIndex } from './vector-index.js';
+export { vectorIndexOf } from './vectors.js';
 export {
   createEmbeddingWorker,
   EMBED_WORKER_DEFAULTS,
@@ -65,7 +68,7 @@ export async function embeddingStatus(db: Queryable, provider: EmbeddingProvider
       model: provider.id,
       dimensions: null,
       embedded: 0,
-      pending: await countPending(db, 0),
+      pending: await countPending(db, true),
       failures: 0,
       last_error: null,
     };
@@ -74,17 +77,19 @@ export async function embeddingStatus(db: Queryable, provider: EmbeddingProvider
     model: provider.id,
     dimensions: state.dimensions,
     embedded: await countVectors(db),
-    pending: await countPending(db, state.last_doc_id),
+    pending: await countPending(db),
     failures: state.failures,
     last_error: state.last_error,
   };
 }
 
-export function openEmbedding(
+/** The channel over an open store; CONFIG_INVALID when the store cannot hold vectors (PostgreSQL without pgvector). */
+export async function openEmbedding(
   db: Queryable,
   config: EmbedConfig,
   deps: { redactor: Redactor; log?: Logger },
-): Embedding {
+): Promise<Embedding> {
+  await vectorIndexOf(db).ready(db);
   const endpoint = {
     baseUrl: config.baseUrl,
     model: config.model,

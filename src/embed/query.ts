@@ -7,7 +7,9 @@ import type { Redactor } from '../text/redact.js';
 import type { DocFilters } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import type { EmbeddingProvider } from './provider.js';
-import { ownerVectors, readState, searchVectors, stateMatches, type VectorHit } from './store.js';
+import { ownerVectors, readState, stateMatches } from './store.js';
+import type { VectorHit } from './vector-index.js';
+import { vectorIndexOf } from './vectors.js';
 
 export interface Degraded {
   channel: 'vector';
@@ -102,7 +104,7 @@ export function createVectorSearch(options: VectorSearchOptions): VectorSearch {
           });
           return { hits: [], degraded: degraded(error, options.log) };
         }
-        return { hits: await searchVectors(db, vector, k, filters) };
+        return { hits: await vectorIndexOf(db).nearest(db, vector, k, filters) };
       } catch (error) {
         return { hits: [], degraded: degraded(error, options.log) };
       }

@@ -1,20 +1,22 @@
-// Owns embedding_state, embedding_owners and the vec0 table vec_docs (created at run time, sqlite-vec loaded).
-import type { DocFilters, DocHit, DocMeta } from '../search/search.js';
-import { filterSql } from '../search/search.js';
+// Owns embedding_state (the model, the stored dimension, failures) and embedding_owners (each owner's
+// cursor over its documents, the lease of a batch in flight, its vector count). The vectors themselves are
+// the engine's vector index (vector-index.ts).
 import type { z } from 'zod';
-import type { Queryable, SqlValue } from '../storage/driver.js';
-import { int, nint, nstr, num, row, str } from '../storage/rows.js';
+import type { Queryable } from '../storage/driver.js';
+import { CountRow, int, nint, nstr, row, str } from '../storage/rows.js';
+import type { PendingDoc } from './vector-index.js';
+import { vectorIndexOf } from './vectors.js';
 
 const EmbeddingState = row({
   model: str,
   requested_dimensions: nint,
   dimensions: nint,
-  last_doc_id: int,
   failures: int,
   last_error: nstr,
   last_error_at: nint,
 });
 export type EmbeddingState = z.output<typeof EmbeddingState>;
+const PendingOwnerRow = row({ owner: str, cursor: int, lastDoc: int });
 const PendingRow = row({
   docId: int,
   owner: str,
@@ -26,25 +28,17 @@ const PendingRow = row({
 });
 const NRow = row({ n: nint });
 const VectorsRow = row({ vectors: int });
-const HitRow = row({ docId: int, kind: str, ref: str, at: int, score: num, distance: num });
 
-/** A document of the index waiting for its vector. */
-export interface PendingDoc extends Omit<DocMeta, 'role'> {
-  docId: number;
-}
+/** An owner with documents after its cursor; `lastDoc` is its latest document when it was read. */
+export type PendingOwner = z.output<typeof PendingOwnerRow>;
 
-export interface VectorRow {
-  doc: PendingDoc;
-  vector: Float32Array;
-}
-
-/** sqlite-vec answers at most this many neighbours per query. */
-export const MAX_NEIGHBOURS = 4_096;
+/** Every vector write (a batch, a reset) holds this first: writers of other processes wait their turn. */
+const VECTORS_LOCK = 'mnemo:vectors';
 
 export const readState = (db: Queryable): Promise<EmbeddingState | undefined> =>
   db.one(
     EmbeddingState,
-    `SELECT model, requested_dimensions, dimensions, last_doc_id, failures, last_error, last_error_at
+    `SELECT model, requested_dimensions, dimensions, failures, last_error, last_error_at
        FROM embedding_state WHERE id = 1`,
   );
 
@@ -52,8 +46,11 @@ export const readState = (db: Queryable): Promise<EmbeddingState | undefined> =>
 export const stateMatches = (state: EmbeddingState, model: string, requested: number | undefined): boolean =>
   state.model === model && state.requested_dimensions === (requested ?? null);
 
+/** The start of a transaction that writes vectors or the state. */
+export const lockVectors = (tx: Queryable): Promise<void> => tx.lockOwner(VECTORS_LOCK);
+
 /**
- * Drops every vector and starts over for `model`.
+ * Drops every vector and every cursor and starts over for `model`.
  * invariant: vectors of two models (or two dimensions) are never mixed (test: "rebuilds when the model
  * or the dimension changes").
  */
@@ -63,69 +60,113 @@ export async function resetVectors(
   requested: number | undefined,
   now: number,
 ): Promise<void> {
-  await tx.exec('DROP TABLE IF EXISTS vec_docs');
+  await lockVectors(tx);
+  await vectorIndexOf(tx).drop(tx);
   await tx.run('DELETE FROM embedding_owners');
   await tx.run(
-    `INSERT INTO embedding_state (id, model, requested_dimensions, dimensions, last_doc_id, failures, updated_at)
-     VALUES (1, ?, ?, NULL, 0, 0, ?)
+    `INSERT INTO embedding_state (id, model, requested_dimensions, dimensions, failures, updated_at)
+     VALUES (1, ?, ?, NULL, 0, ?)
      ON CONFLICT (id) DO UPDATE SET model = excluded.model, requested_dimensions = excluded.requested_dimensions,
-       dimensions = NULL, last_doc_id = 0, failures = 0, last_error = NULL, last_error_at = NULL,
-       updated_at = excluded.updated_at`,
+       dimensions = NULL, failures = 0, last_error = NULL, last_error_at = NULL, updated_at = excluded.updated_at`,
     [model, requested ?? null, now],
   );
 }
 
-/** Creates vec_docs for vectors of `dimensions` (cosine distance, one partition per owner). */
+/** Creates the vector table for `dimensions` and records the dimension. */
 export async function createVectorTable(tx: Queryable, dimensions: number): Promise<void> {
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`bad dimension ${dimensions}`);
-  // Metadata columns let the KNN search filter before it picks k; NULL ids are stored as ''.
-  await tx.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS vec_docs USING vec0 (
-       owner_key TEXT PARTITION KEY, kind TEXT, at INTEGER, session_id TEXT, task_id TEXT,
-       embedding FLOAT[${dimensions}] distance_metric=cosine)`,
-  );
+  await vectorIndexOf(tx).create(tx, dimensions);
   await tx.run('UPDATE embedding_state SET dimensions = ? WHERE id = 1', [dimensions]);
 }
 
-/** Index documents after `afterDocId`, oldest first. */
-export const pendingDocs = (db: Queryable, afterDocId: number, limit: number): Promise<PendingDoc[]> =>
+/**
+ * Owners with documents after their cursor and no lease in force, the furthest behind first (so an owner
+ * that keeps writing never starves the others).
+ * invariant: cursors are per owner, whose documents commit in doc-id order, so a document committed late
+ * after another owner's is never passed (test: src/embed/store.test.ts "regression for issue 9: …").
+ */
+export const pendingOwners = (db: Queryable, now: number, limit: number): Promise<PendingOwner[]> =>
   db.all(
-    PendingRow,
-    `SELECT doc_id AS "docId", owner, kind, ref, at, session_id AS "sessionId", task_id AS "taskId"
-       FROM search_docs WHERE doc_id > ? ORDER BY doc_id LIMIT ?`,
-    [afterDocId, limit],
+    PendingOwnerRow,
+    `SELECT o.owner, coalesce(e.last_doc_id, 0) AS cursor, o.last_doc AS "lastDoc"
+       FROM search_owners o LEFT JOIN embedding_owners e ON e.owner = o.owner
+      WHERE o.last_doc > coalesce(e.last_doc_id, 0) AND (e.lease_until IS NULL OR e.lease_until <= ?)
+      ORDER BY coalesce(e.last_doc_id, 0), o.owner LIMIT ?`,
+    [now, limit],
   );
 
-const bytesOf = (v: Float32Array): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-
-/** Stores a batch's vectors and moves the cursor past it; the caller runs it inside one transaction. */
-export async function writeVectors(
+/**
+ * Leases these owners' next batches to `token` until `until`; answers the owners it got (those whose cursor
+ * has not moved and whose lease, if any, has run out).
+ * invariant: two workers never embed the same owner's documents at once, in one process or several
+ * (tests: "leases an owner's batch to one worker at a time", src/embed/lease.test.ts).
+ */
+export async function claimOwners(
   tx: Queryable,
-  rows: readonly VectorRow[],
-  lastDocId: number,
-  now: number,
-): Promise<void> {
-  const perOwner = new Map<string, number>();
-  for (const { doc, vector } of rows) {
-    // vec0 refuses a REAL rowid or INTEGER column, and better-sqlite3 binds every JS number as REAL.
+  owners: readonly PendingOwner[],
+  lease: { token: string; until: number; now: number },
+): Promise<PendingOwner[]> {
+  const claimed: PendingOwner[] = [];
+  // One order in every transaction: two claimers never wait on each other in a cycle.
+  for (const o of [...owners].sort((a, b) => (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0))) {
     await tx.run(
-      `INSERT INTO vec_docs (rowid, owner_key, kind, at, session_id, task_id, embedding)
-       VALUES (CAST(? AS INTEGER), ?, ?, CAST(? AS INTEGER), ?, ?, ?)`,
-      [doc.docId, doc.owner, doc.kind, doc.at, doc.sessionId ?? '', doc.taskId ?? '', bytesOf(vector)],
+      `INSERT INTO embedding_owners (owner, vectors, last_doc_id) VALUES (?, 0, 0) ON CONFLICT (owner) DO NOTHING`,
+      [o.owner],
     );
-    perOwner.set(doc.owner, (perOwner.get(doc.owner) ?? 0) + 1);
-  }
-  for (const [owner, n] of perOwner) {
-    await tx.run(
-      `INSERT INTO embedding_owners (owner, vectors) VALUES (?, ?)
-       ON CONFLICT (owner) DO UPDATE SET vectors = vectors + excluded.vectors`,
-      [owner, n],
+    const { changes } = await tx.run(
+      `UPDATE embedding_owners SET lease_token = ?, lease_until = ?
+        WHERE owner = ? AND last_doc_id = ? AND (lease_until IS NULL OR lease_until <= ?)`,
+      [lease.token, lease.until, o.owner, o.cursor, lease.now],
     );
+    if (changes === 1) claimed.push(o);
   }
+  return owners.filter((o) => claimed.includes(o));
+}
+
+/** The owner's documents after `afterDocId`, oldest first. */
+export const pendingDocs = (
+  db: Queryable,
+  owner: string,
+  afterDocId: number,
+  limit: number,
+): Promise<PendingDoc[]> =>
+  db.all(
+    PendingRow,
+    // Read from the cursor on in doc-id order (no index on (owner, doc_id): ingest would pay for it); on
+    // SQLite `+owner` keeps the planner off the owner indexes, which would sort all the owner's documents.
+    `SELECT doc_id AS "docId", owner, kind, ref, at, session_id AS "sessionId", task_id AS "taskId"
+       FROM search_docs WHERE ${db.dialect === 'sqlite' ? '+owner' : 'owner'} = ? AND doc_id > ?
+      ORDER BY doc_id LIMIT ?`,
+    [owner, afterDocId, limit],
+  );
+
+/**
+ * Moves a leased owner's cursor from `from` to `to`, adds its new vectors to its count and ends the lease;
+ * false (nothing written) when the lease was lost or the cursor moved meanwhile (fencing).
+ */
+export async function advanceOwner(
+  tx: Queryable,
+  move: { owner: string; token: string; from: number; to: number; vectors: number },
+): Promise<boolean> {
+  const { changes } = await tx.run(
+    `UPDATE embedding_owners SET last_doc_id = ?, vectors = vectors + ?, lease_token = NULL, lease_until = NULL
+      WHERE owner = ? AND lease_token = ? AND last_doc_id = ?`,
+    [move.to, move.vectors, move.owner, move.token, move.from],
+  );
+  return changes === 1;
+}
+
+/** Ends the leases of `token` that are still held (only those of `owners`, when given). */
+export async function releaseLeases(tx: Queryable, token: string, owners?: readonly string[]): Promise<void> {
+  const sql = 'UPDATE embedding_owners SET lease_token = NULL, lease_until = NULL WHERE lease_token = ?';
+  if (!owners) await tx.run(sql, [token]);
+  else for (const owner of owners) await tx.run(`${sql} AND owner = ?`, [token, owner]);
+}
+
+export async function recordSuccess(tx: Queryable, now: number): Promise<void> {
   await tx.run(
-    `UPDATE embedding_state SET last_doc_id = ?, failures = 0, last_error = NULL, last_error_at = NULL,
-       updated_at = ? WHERE id = 1`,
-    [lastDocId, now],
+    `UPDATE embedding_state SET failures = 0, last_error = NULL, last_error_at = NULL, updated_at = ?
+      WHERE id = 1`,
+    [now],
   );
 }
 
@@ -147,54 +188,17 @@ export async function countVectors(db: Queryable): Promise<number> {
   return (await db.one(NRow, 'SELECT sum(vectors) AS n FROM embedding_owners'))?.n ?? 0;
 }
 
-export async function countPending(db: Queryable, afterDocId: number): Promise<number> {
-  return (await db.one(NRow, 'SELECT count(*) AS n FROM search_docs WHERE doc_id > ?', [afterDocId]))?.n ?? 0;
-}
-
-export interface VectorHit extends DocHit {
-  distance: number;
-}
-
-/**
- * The owner's k nearest documents that pass the filters, nearest first.
- * invariant: every search query is scoped to one owner — the owner's partition, and the same filters
- * as every other channel on the joined document (test: "never returns another owner's vectors").
- */
-export async function searchVectors(
-  db: Queryable,
-  vector: Float32Array,
-  k: number,
-  filters: DocFilters,
-): Promise<VectorHit[]> {
-  const knn = ['embedding MATCH ?', 'k = ?', 'owner_key = ?'];
-  const knnParams: SqlValue[] = [bytesOf(vector), Math.min(k, MAX_NEIGHBOURS), filters.owner];
-  if (filters.kinds && filters.kinds.length > 0) {
-    knn.push(`kind IN (${filters.kinds.map(() => '?').join(', ')})`);
-    knnParams.push(...filters.kinds);
-  }
-  if (filters.from !== undefined) {
-    knn.push('at >= ?');
-    knnParams.push(filters.from);
-  }
-  if (filters.to !== undefined) {
-    knn.push('at <= ?');
-    knnParams.push(filters.to);
-  }
-  if (filters.sessionId !== undefined) {
-    knn.push('session_id = ?');
-    knnParams.push(filters.sessionId);
-  }
-  if (filters.taskId !== undefined) {
-    knn.push('task_id = ?');
-    knnParams.push(filters.taskId);
-  }
-  const { where, params } = filterSql(filters);
-  return db.all(
-    HitRow,
-    `SELECT d.doc_id AS "docId", d.kind, d.ref, d.at, 1 - v.distance AS score, v.distance
-       FROM (SELECT rowid, distance FROM vec_docs WHERE ${knn.join(' AND ')}) AS v
-      CROSS JOIN search_docs d ON d.doc_id = v.rowid
-      WHERE ${where} ORDER BY v.distance, d.doc_id`,
-    [...knnParams, ...params],
+/** Documents after their owner's cursor (all of them when `fromStart`: the vectors are about to restart). */
+export async function countPending(db: Queryable, fromStart = false): Promise<number> {
+  if (fromStart) return (await db.one(CountRow, 'SELECT count(*) AS n FROM search_docs'))?.n ?? 0;
+  // From the cursor furthest behind on, in doc-id order; each document against its owner's cursor.
+  const found = await db.one(
+    NRow,
+    `SELECT count(*) AS n FROM search_docs d LEFT JOIN embedding_owners e ON e.owner = d.owner
+      WHERE d.doc_id > (SELECT min(coalesce(e2.last_doc_id, 0))
+                          FROM search_owners o LEFT JOIN embedding_owners e2 ON e2.owner = o.owner
+                         WHERE o.last_doc > coalesce(e2.last_doc_id, 0))
+        AND d.doc_id > coalesce(e.last_doc_id, 0)`,
   );
+  return found?.n ?? 0;
 }

@@ -1,5 +1,7 @@
-// The embedding worker: vectors for documents of the index, in batches, off the ingest path. Its cursor
-// lives in the store, so a restart goes on where it stopped; failures back off and are kept.
+// The embedding worker: vectors for documents of the index, in batches, off the ingest path. Each owner's
+// cursor lives in the store, so a restart goes on where it stopped; a batch's owners are leased, so several
+// workers (processes) share the work without embedding a document twice; failures back off and are kept.
+import { randomBytes } from 'node:crypto';
 import type { Sleep, TurnGate } from '../activity.js';
 import { createBackgroundLoop } from '../background.js';
 import { isMemoryError } from '../errors.js';
@@ -11,16 +13,22 @@ import { getMemoriesByIds } from '../observe/observe.js';
 import type { Driver, Queryable } from '../storage/driver.js';
 import type { EmbeddingProvider } from './provider.js';
 import {
+  advanceOwner,
+  claimOwners,
   createVectorTable,
+  lockVectors,
   pendingDocs,
+  pendingOwners,
   readState,
   recordFailure,
+  recordSuccess,
+  releaseLeases,
   resetVectors,
   stateMatches,
-  writeVectors,
-  type PendingDoc,
-  type VectorRow,
+  type PendingOwner,
 } from './store.js';
+import type { PendingDoc, VectorRow } from './vector-index.js';
+import { vectorIndexOf } from './vectors.js';
 
 export interface EmbeddingWorkerOptions {
   driver: Driver;
@@ -29,6 +37,8 @@ export interface EmbeddingWorkerOptions {
   now?: () => number;
   /** Documents per call. */
   batchSize?: number;
+  /** How long a batch's owners stay leased to this worker: longer than a model call with its retries. */
+  leaseMs?: number;
   /** Characters of a document sent to the model: its start says what it is about. */
   textLimit?: number;
   /** Pause when nothing is pending. */
@@ -43,6 +53,7 @@ export interface EmbeddingWorkerOptions {
 
 export const EMBED_WORKER_DEFAULTS = Object.freeze({
   batchSize: 64,
+  leaseMs: 600_000,
   textLimit: 2_000,
   idleMs: 1_000,
   backoffBaseMs: 10_000,
@@ -89,6 +100,13 @@ async function textsOf(
   return texts;
 }
 
+/** One leased owner's share of a batch: its documents, and where its cursor goes once they are embedded. */
+interface Share {
+  owner: PendingOwner;
+  docs: PendingDoc[];
+  to: number;
+}
+
 export function createEmbeddingWorker(options: EmbeddingWorkerOptions): EmbeddingWorker {
   const o = { ...EMBED_WORKER_DEFAULTS, ...options };
   const { driver, provider, log } = o;
@@ -105,19 +123,64 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
     ...(o.sleep ? { sleep: o.sleep } : {}),
   });
 
-  async function runOnce(): Promise<EmbedStep> {
-    const state = await readState(driver);
-    if (state === undefined || !stateMatches(state, provider.id, provider.dimensions)) {
-      const reason = state
-        ? `model or dimension changed (${state.model}/${state.requested_dimensions ?? 'native'} → ${provider.id}/${provider.dimensions ?? 'native'})`
-        : 'first run';
-      await driver.transaction((tx) => resetVectors(tx, provider.id, provider.dimensions, now()));
+  const describeChange = (state: { model: string; requested_dimensions: number | null } | undefined) =>
+    state
+      ? `model or dimension changed (${state.model}/${state.requested_dimensions ?? 'native'} → ${provider.id}/${provider.dimensions ?? 'native'})`
+      : 'first run';
+
+  /** Starts the vectors over unless another worker already did for this model. */
+  const startOver = (reason: string): Promise<EmbedStep> =>
+    driver.transaction(async (tx) => {
+      await lockVectors(tx);
+      const current = await readState(tx);
+      if (current && stateMatches(current, provider.id, provider.dimensions)) return { outcome: 'idle' };
+      await resetVectors(tx, provider.id, provider.dimensions, now());
       log.info({ model: provider.id, reason }, 'embedding: starting the vectors over');
       return { outcome: 'reset', reason };
+    });
+
+  /** Up to a batch of the leased owners' documents, oldest first within each owner. */
+  async function sharesOf(owners: readonly PendingOwner[]): Promise<Share[]> {
+    const shares: Share[] = [];
+    let room = o.batchSize;
+    for (const owner of owners) {
+      if (room === 0) break;
+      const docs = await pendingDocs(driver, owner.owner, owner.cursor, room);
+      room -= docs.length;
+      // None (documents removed since): the cursor moves to the owner's last document as it was read.
+      shares.push({ owner, docs, to: docs.at(-1)?.docId ?? owner.lastDoc });
     }
-    const docs = await pendingDocs(driver, state.last_doc_id, o.batchSize);
-    const last = docs.at(-1);
-    if (!last) return { outcome: 'idle' };
+    return shares;
+  }
+
+  async function runOnce(): Promise<EmbedStep> {
+    const state = await readState(driver);
+    if (state === undefined || !stateMatches(state, provider.id, provider.dimensions))
+      return startOver(describeChange(state));
+    const candidates = await pendingOwners(driver, now(), o.batchSize);
+    if (candidates.length === 0) return { outcome: 'idle' };
+    const token = randomBytes(16).toString('hex');
+    const lease = { token, until: now() + o.leaseMs, now: now() };
+    const owners = await driver.transaction((tx) => claimOwners(tx, candidates, lease));
+    // Every pending owner is another worker's for now.
+    if (owners.length === 0) return { outcome: 'idle' };
+    let settled = false;
+    try {
+      const shares = await sharesOf(owners);
+      // Owners the batch has no room for go back now, not after the call.
+      const unreached = owners.filter((owner) => !shares.some((s) => s.owner === owner)).map((x) => x.owner);
+      if (unreached.length > 0) await driver.transaction((tx) => releaseLeases(tx, token, unreached));
+      const step = await embedShares(shares, token);
+      settled = true;
+      return step;
+    } finally {
+      // A step that threw (the store failed) gives its owners back at once, if it can.
+      if (!settled) await driver.transaction((tx) => releaseLeases(tx, token)).catch(() => undefined);
+    }
+  }
+
+  async function embedShares(shares: readonly Share[], token: string): Promise<EmbedStep> {
+    const docs = shares.flatMap((s) => s.docs);
     const texts = await textsOf(driver, docs, o.textLimit);
     const embeddable = docs.filter((d) => texts.has(d.docId));
 
@@ -129,12 +192,18 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
         vectors = (await provider.embed(input, { signal: call.signal })).vectors;
       }
     } catch (error) {
-      if (call.signal.aborted) return { outcome: 'stopped' };
+      if (call.signal.aborted) {
+        await driver.transaction((tx) => releaseLeases(tx, token));
+        return { outcome: 'stopped' };
+      }
       const code = isMemoryError(error) ? error.code : 'EMBEDDING_FAILED';
       const reason = error instanceof Error ? error.message : String(error);
       // The stored error is what health shows: a code and a fixed message, never the provider's answer.
       const message = `${code}: ${publicFailure(error).message}`;
-      const failures = await driver.transaction((tx) => recordFailure(tx, message, now()));
+      const failures = await driver.transaction(async (tx) => {
+        await releaseLeases(tx, token);
+        return recordFailure(tx, message, now());
+      });
       const retryInMs = retryDelayMs(failures, { retryBaseMs: o.backoffBaseMs, retryCapMs: o.backoffCapMs });
       log.warn({ code, reason, failures, retryInMs }, 'embedding failed; the batch will be retried');
       return { outcome: 'failed', code, message: reason, failures, retryInMs };
@@ -142,33 +211,45 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
       call.done();
     }
 
-    const dimension = vectors[0]?.length;
-    if (dimension !== undefined && state.dimensions !== null && dimension !== state.dimensions) {
-      const reason = `the model answered ${dimension} dimensions, the stored vectors have ${state.dimensions}`;
-      await driver.transaction((tx) => resetVectors(tx, provider.id, provider.dimensions, now()));
-      log.warn({ model: provider.id, reason }, 'embedding: starting the vectors over');
-      return { outcome: 'reset', reason };
-    }
     // A zero vector has no direction: such a document is left to the other channels.
     const rows: VectorRow[] = embeddable.flatMap((doc, i) => {
       const vector = vectors[i];
       return vector && vector.some((x) => x !== 0) ? [{ doc, vector }] : [];
     });
-    // invariant: a batch's vectors and the cursor move together, after the call (nothing but the driver is
-    // awaited inside the transaction; tests: "refuses a malformed answer … writes nothing", "stops a worker
-    // stuck in an embedding call …").
-    const written = await driver.transaction(async (tx) => {
-      // Another writer (a reset) may have moved the cursor while the model answered: then drop this batch.
+    const dimension = vectors[0]?.length;
+    // invariant: a batch's vectors and its owners' cursors move together, after the call (nothing but the
+    // driver is awaited inside the transaction), and only while the batch's lease holds (tests: "refuses a
+    // malformed answer … writes nothing", "stops a worker stuck in an embedding call …", "leases an owner's
+    // batch to one worker at a time").
+    const step = await driver.transaction(async (tx): Promise<EmbedStep> => {
+      await lockVectors(tx);
+      // A reset (another model, in another process) may have come while the model answered: drop the batch.
       const current = await readState(tx);
-      if (current === undefined || !stateMatches(current, provider.id, provider.dimensions)) return false;
-      if (current.last_doc_id !== state.last_doc_id) return false;
+      if (current === undefined || !stateMatches(current, provider.id, provider.dimensions))
+        return { outcome: 'reset', reason: 'the vectors were reset during the call' };
+      if (dimension !== undefined && current.dimensions !== null && dimension !== current.dimensions) {
+        const reason = `the model answered ${dimension} dimensions, the stored vectors have ${current.dimensions}`;
+        await resetVectors(tx, provider.id, provider.dimensions, now());
+        log.warn({ model: provider.id, reason }, 'embedding: starting the vectors over');
+        return { outcome: 'reset', reason };
+      }
       if (current.dimensions === null && dimension !== undefined) await createVectorTable(tx, dimension);
-      await writeVectors(tx, rows, last.docId, now());
-      return true;
+      const index = vectorIndexOf(tx);
+      let written = { docs: 0, vectors: 0 };
+      for (const share of shares) {
+        const own = rows.filter((r) => r.doc.owner === share.owner.owner);
+        const move = { owner: share.owner.owner, token, from: share.owner.cursor, to: share.to };
+        // The lease ran out and another worker took the owner: its batch is that worker's now.
+        if (!(await advanceOwner(tx, { ...move, vectors: own.length }))) continue;
+        await index.write(tx, own);
+        written = { docs: written.docs + share.docs.length, vectors: written.vectors + own.length };
+      }
+      await releaseLeases(tx, token);
+      await recordSuccess(tx, now());
+      return { outcome: 'embedded', ...written };
     });
-    if (!written) return { outcome: 'reset', reason: 'the vectors were reset during the call' };
-    log.debug({ docs: docs.length, vectors: rows.length, last: last.docId }, 'embedded a batch');
-    return { outcome: 'embedded', docs: docs.length, vectors: rows.length };
+    log.debug({ ...step, owners: shares.length }, 'embedded a batch');
+    return step;
   }
 
   return { start: loop.start, runOnce, stop: loop.stop };

@@ -205,6 +205,8 @@ export async function searchIds(
     // SQLite's CROSS JOIN keeps the small union first; PostgreSQL plans the order itself (and has no CROSS JOIN … ON).
     const join = db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
     // One branch per column, each able to use its own index: a single OR walks all the owner's documents.
+    // SQLite's CROSS JOIN keeps the ids first; PostgreSQL has no CROSS JOIN … ON and plans the order itself.
+    const join = db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
     const rows = await db.all(
       IdHitRow,
       `SELECT d.doc_id AS "docId", d.kind, d.ref, d.at, 1.0 AS score

@@ -80,6 +80,7 @@ async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]
   let next = 0;
   let ord = stats.lastOrd;
   let tokens = 0;
+  let lastDoc = 0;
   const cols = { ids: [] as number[], ords: [] as number[], lens: [] as number[] };
   const meta = { kinds: [] as string[], refs: [] as string[], ats: [] as number[] };
   const more = {
@@ -100,6 +101,7 @@ async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]
     ord++;
     tokens += doc.fields.tokens;
     const id = docId ?? (ids[next++] as number);
+    lastDoc = Math.max(lastDoc, id);
     if (docId === undefined) {
       cols.ids.push(id);
       cols.ords.push(ord);
@@ -164,9 +166,11 @@ async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]
       ],
     );
   }
+  // last_doc: the embedding worker finds owners with documents after their cursor (embed/store.ts).
   await tx.run(
-    'UPDATE search_owners SET docs = docs + ?, tokens = tokens + ?, last_ord = ? WHERE owner = ?',
-    [docs.length, tokens, ord, owner],
+    `UPDATE search_owners SET docs = docs + ?, tokens = tokens + ?, last_ord = ?, last_doc = GREATEST(last_doc, ?)
+      WHERE owner = ?`,
+    [docs.length, tokens, ord, lastDoc, owner],
   );
 }
 

@@ -59,6 +59,7 @@ async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]
   if (!stats) throw new Error(`search owner ${owner} missing after insert`);
   let ord = stats.lastOrd;
   let tokens = 0;
+  let lastDoc = 0;
   for (const { row: doc, docId } of docs) {
     ord++;
     const f = doc.fields;
@@ -99,10 +100,13 @@ async function writeOwner(tx: Queryable, owner: string, docs: readonly Written[]
       keyed(stats.key, f.chars),
     ]);
     tokens += f.tokens;
+    lastDoc = Math.max(lastDoc, rowid);
   }
+  // last_doc: the embedding worker finds owners with documents after their cursor (embed/store.ts).
   await tx.run(
-    'UPDATE search_owners SET docs = docs + ?, tokens = tokens + ?, last_ord = ? WHERE owner = ?',
-    [docs.length, tokens, ord, owner],
+    `UPDATE search_owners SET docs = docs + ?, tokens = tokens + ?, last_ord = ?, last_doc = max(last_doc, ?)
+      WHERE owner = ?`,
+    [docs.length, tokens, ord, lastDoc, owner],
   );
 }
 

@@ -12,7 +12,7 @@ import { openMemory } from '../../src/service.js';
 import { runCli, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '../helpers/scripted-embeddings.js';
 import { createTempDirs } from '../helpers/temp.js';
-import { sqlFirst } from '../helpers/sql.js';
+import { sqlFirst, sqlRows } from '../helpers/sql.js';
 
 const dirs = createTempDirs();
 let server: RunningServer | undefined;
@@ -107,8 +107,15 @@ describe('the embedding worker in the server / 服务内的向量 worker', () =>
     server = undefined;
     const reopened = await openMemory({ config: { dataDir, redactEmails: true } });
     try {
-      const state = await sqlFirst(reopened.driver, 'SELECT last_doc_id, failures FROM embedding_state');
-      expect(state).toEqual({ last_doc_id: 0, failures: 0 });
+      expect(await sqlFirst(reopened.driver, 'SELECT failures FROM embedding_state')).toEqual({
+        failures: 0,
+      });
+      // The owner's cursor did not move and the worker gave its lease back when it stopped.
+      const owners = await sqlRows(
+        reopened.driver,
+        'SELECT owner, last_doc_id, vectors, lease_token FROM embedding_owners',
+      );
+      expect(owners).toEqual([{ owner: 'u', last_doc_id: 0, vectors: 0, lease_token: null }]);
     } finally {
       await reopened.close();
     }
