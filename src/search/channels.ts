@@ -202,8 +202,6 @@ export async function searchIds(
   const hits = new Map<number, DocHit>();
   if (rawIds.length > 0) {
     const marks = rawIds.map(() => '?').join(', ');
-    // SQLite's CROSS JOIN keeps the small union first; PostgreSQL plans the order itself (and has no CROSS JOIN … ON).
-    const join = db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
     // One branch per column, each able to use its own index: a single OR walks all the owner's documents.
     // SQLite's CROSS JOIN keeps the ids first; PostgreSQL has no CROSS JOIN … ON and plans the order itself.
     const join = db.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
