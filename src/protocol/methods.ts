@@ -4,6 +4,7 @@ import { ingestEvents } from '../ingest/ingest.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
+import { chainHandlers } from '../knowledge/methods.js';
 import { observeHandlers } from '../observe/methods.js';
 import { recallMemory } from '../recall/recall.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
@@ -116,6 +117,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       now: service.now,
       ...(activity ? { deferring: () => activity.deferring(OBSERVATION_WORKER) } : {}),
     }),
+    ...chainHandlers(ingestDeps),
     ...tokenHandlers({ driver: db, now: service.now }),
   });
 }
