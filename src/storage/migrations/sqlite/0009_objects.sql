@@ -17,7 +17,7 @@ CREATE TABLE objects (
   UNIQUE (object_id, owner)
 );
 -- invariant: one object per owner, type and normalised name; restatements merge into it (test:
--- src/knowledge/objects.test.ts "merges duplicates…").
+-- src/knowledge/chain.test.ts "merges duplicates…").
 CREATE UNIQUE INDEX objects_owner_name ON objects (owner, type, norm_name);
 
 CREATE TABLE object_aliases (
