@@ -45,7 +45,7 @@ CREATE TABLE object_relations (
 CREATE INDEX object_relations_to ON object_relations (owner, to_id);
 
 -- invariant: every source of an object or relation is an event of its own owner, enforced by the foreign
--- keys (test: src/knowledge/objects.test.ts "refuses a source of another owner").
+-- keys (test: src/knowledge/chain.test.ts "refuses a source of another owner…").
 CREATE TABLE object_sources (
   owner TEXT NOT NULL,
   object_id TEXT NOT NULL,
