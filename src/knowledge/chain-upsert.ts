@@ -14,15 +14,15 @@ export interface ChainDeps extends NoteDeps {
   redactor: Redactor;
 }
 
-const NOTE_BODY_CHARS = 1_000;
-
-/** What the note of a write says: each object with its aliases and the start of its body, each relation. */
+/**
+ * What the note of a write says: each object with its aliases, each relation. Not the bodies: they are in the
+ * objects and their revisions, and a second copy in an event would compete with them in recall.
+ */
 export function noteText(p: Pick<ChainUpsertParams, 'objects' | 'relations'>): string {
   const lines = ['memory.chain.upsert'];
   for (const o of p.objects) {
     const aliases = o.aliases && o.aliases.length > 0 ? ` (${o.aliases.join(', ')})` : '';
-    lines.push(`${o.type} ${o.name}${aliases}`);
-    if (o.body) lines.push(o.body.slice(0, NOTE_BODY_CHARS));
+    lines.push(`${o.type} ${o.name}${aliases}${o.body ? ` (body: ${o.body.length} characters)` : ''}`);
   }
   for (const r of p.relations) lines.push(`${r.from} ${r.type} ${r.to}`);
   return lines.join('\n');
