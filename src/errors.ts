@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   LEASE_LOST: 'The lease token is stale or the lease expired and was taken by another worker.',
   BATCH_NOT_FOUND: 'No such observation batch.',
   PROPOSAL_INVALID: 'The proposal failed validation.',
+  CREDENTIAL_VALUE_REFUSED: 'A credential_ref names where a credential lives, never the credential itself.',
   SCHEMA_TOO_NEW: 'The database was written by a newer mnemo.',
   MIGRATION_FAILED: 'A schema migration failed.',
   SOCKET_IN_USE: 'Another mnemo instance answers on this socket.',

@@ -1,8 +1,9 @@
 // Rebuilding the search index from the database: after an upgrade that changes how documents are indexed
-// (a migration leaves `index_rebuild` pending), or when the index is damaged. Events and memories are the
-// truth; every search_docs row keeps its id, so vectors stay attached to their documents.
+// (a migration leaves `index_rebuild` pending), or when the index is damaged. Events, memories and objects
+// are the truth; every search_docs row keeps its id, so vectors stay attached to their documents.
 import { contextOf, eventIndexRow } from './ingest/prepare.js';
 import { getEventsByIds } from './ingest/store.js';
+import { OBJECT_DOC_KIND, storedObjectDoc } from './knowledge/knowledge.js';
 import { getMemoriesByIds } from './observe/observe.js';
 import { memoryIndexDoc } from './observe/publish.js';
 import { indexOf, type IndexRow } from './search/search.js';
@@ -48,6 +49,9 @@ async function rowsOf(
         : undefined;
       const context = previous ? contextOf(tokenize(previous.text)) : '';
       out.push({ docId: d.doc_id, row: eventIndexRow(event, tokenize(event.text), context) });
+    } else if (d.kind === OBJECT_DOC_KIND) {
+      const doc = await storedObjectDoc(tx, d.owner, d.ref);
+      if (doc) out.push({ docId: d.doc_id, row: toIndexRow(doc) });
     } else {
       const [memory] = await getMemoriesByIds(tx, d.owner, [d.ref]);
       if (memory) out.push({ docId: d.doc_id, row: toIndexRow(memoryIndexDoc(memory)) });

@@ -41,6 +41,9 @@ const event = (id: string, text: string, extra: Record<string, unknown> = {}) =>
 });
 const withOwner = (owner: string | undefined) => (owner === undefined ? {} : { owner });
 let probes = 0;
+/** The tenant's own project, and the user event that confirms it (written in beforeAll). */
+let acmeProject = 'obj_unset';
+const ACME_QUOTE = 'yes, start the Apollo project';
 
 /** Params for every method; a method added to the catalog without an entry here does not compile. */
 const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
@@ -79,6 +82,21 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   'memory.facts.resolve': ({ owner }) => ({ ...withOwner(owner), conflict_id: 'cf_none', keep: 'mem_none' }),
   'memory.revoke': ({ owner }) => ({ ...withOwner(owner), id: 'mem_none', reason: 'probe' }),
   'memory.tick': ({ owner }) => withOwner(owner),
+  'memory.chain.upsert': ({ owner }) => ({
+    ...withOwner(owner),
+    objects: [{ type: 'person', name: 'Probe Person', aliases: ['Probe'] }],
+  }),
+  'memory.chain.find': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger' }),
+  'memory.chain.read': ({ owner }) => ({ ...withOwner(owner), id: acmeProject, depth: 2 }),
+  'memory.chain.node': ({ owner }) => ({ ...withOwner(owner), id: 'shared-1' }),
+  'memory.chain.browse': ({ owner }) => withOwner(owner),
+  'memory.chain.project_decision': ({ owner }) => ({
+    ...withOwner(owner),
+    id: acmeProject,
+    decision: 'confirm',
+    event_id: 'acme-user',
+    quote: ACME_QUOTE,
+  }),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
@@ -124,10 +142,16 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
     // The tenant's own data: the same event id as the other owner's, and a batch for each resource call.
     const own = [event('shared-1', 'acme keeps its own notes')];
     for (let i = 0; i < 8; i++) own.push(event(`acme-${i}`, `acme task ${i} done`));
+    own.push(event('acme-user', ACME_QUOTE, { kind: 'user_message', role: 'user' }));
     const tenant = createHttpClient(url, { token: tenantToken });
     expect(await tenant.call('memory.events.ingest', { owner: OWN, events: own })).toMatchObject({
-      accepted: 9,
+      accepted: 10,
     });
+    const chain = await tenant.call<{ objects: Array<{ id: string }> }>('memory.chain.upsert', {
+      owner: OWN,
+      objects: [{ type: 'project', name: 'Apollo' }],
+    });
+    acmeProject = chain.objects[0]?.id ?? acmeProject;
     await tenant.close();
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
-// The knowledge layer below the stages: memories' lifecycle, facts over time, duplicates, revocation.
-// Observation's publish writes into it, recall reads it, methods call it.
+// The knowledge layer below the stages: memories' lifecycle, facts over time, duplicates, revocation,
+// objects, aliases and relations. Observation's publish writes into it, recall reads it, methods call it.
 export { DEFAULT_TIME_ZONE } from './evidence.js';
 export { mergeDuplicate, settleMemory, type KnowledgeContext, type PublishedMemory } from './facts.js';
 export { factHistory, resolveConflict } from './history.js';
@@ -14,3 +14,32 @@ export {
   visibleMemory,
   type VisibilityOptions,
 } from './visibility.js';
+export {
+  linkedEvents,
+  namesOf,
+  objectsForQuery,
+  type LinkedEvent,
+  type NamedObject,
+} from './alias-lookup.js';
+export { normName, normText } from './names.js';
+export { OBJECT_DOC_KIND, objectIndexDoc, storedObjectDoc } from './object-index.js';
+export { redactObjects, type CredentialIssue, type RedactableObject } from './object-redact.js';
+export {
+  writeObjects,
+  type ObjectInput,
+  type ObjectOutcome,
+  type RelationInput,
+  type WriteOutcome,
+} from './object-write.js';
+export {
+  MAX_ALIASES,
+  MAX_BODY,
+  MAX_NAME,
+  OBJECT_STATUSES,
+  OBJECT_TYPES,
+  getObjects,
+  type ObjectRow,
+  type ObjectStatus,
+  type ObjectType,
+} from './objects.js';
+export { RELATION_TYPE } from './relations.js';

@@ -7,6 +7,7 @@ import type { Redactor } from '../text/redact.js';
 import type { Receipt, Usage } from './schema.js';
 import { addUsage, batchItems, getBatch, insertFailure, requeueBatch, type BatchRow } from './store.js';
 import { validateProposal, type ProposalIssue } from './validate.js';
+import { unknownObjectIssues } from './validate-objects.js';
 
 export interface RetryPolicy {
   retryBaseMs: number;
@@ -84,27 +85,34 @@ export async function commitBatch(
   const first = await holdLease(deps.driver, params.batch_id, params.token, allowed);
   if (first.kind === 'published') return first.receipt;
   const items = await batchItems(deps.driver, params.batch_id);
-  const checked = validateProposal(items, params.proposal);
   const now = deps.now();
-  if (!checked.ok) {
+  const refuse = async (issues: readonly ProposalIssue[]): Promise<never> => {
     const nextAttemptAt = await deps.driver.transaction(async (tx) => {
       const held = await holdLease(tx, params.batch_id, params.token, allowed);
       if (held.kind === 'published') return null;
-      const failure = { code: 'PROPOSAL_INVALID', reason: summarize(checked.issues), usage: params.usage };
+      const failure = { code: 'PROPOSAL_INVALID', reason: summarize(issues), usage: params.usage };
       return recordFailure(tx, held.batch, failure, now, deps.policy);
     });
     throw new MemoryError(
       'PROPOSAL_INVALID',
-      `proposal refused: ${checked.issues.length} issue(s); the batch will be retried`,
+      `proposal refused: ${issues.length} issue(s); the batch will be retried`,
       {
         batch_id: params.batch_id,
-        issues: checked.issues,
+        issues,
         ...(nextAttemptAt === null ? {} : { next_retry_at: new Date(nextAttemptAt).toISOString() }),
       },
     );
-  }
+  };
+  const checked = validateProposal(items, params.proposal);
+  if (!checked.ok) return refuse(checked.issues);
   const owner = first.batch.owner;
-  const proposal = await redactProposal(deps.redactor, checked.value);
+  const unknown = await unknownObjectIssues(deps.driver, owner, {
+    objects: checked.value.objects ?? [],
+    relations: checked.value.relations ?? [],
+  });
+  if (unknown.length > 0) return refuse(unknown);
+  const { refused, ...proposal } = await redactProposal(deps.redactor, checked.value);
+  if (refused.length > 0) return refuse(refused);
   const prepared = prepareMemories(owner, params.batch_id, items, proposal.memories, now);
   return deps.driver.transaction(async (tx) => {
     const held = await holdLease(tx, params.batch_id, params.token, allowed);

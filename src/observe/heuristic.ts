@@ -1,4 +1,5 @@
 // The heuristic observer (no model): episodes per task/session, explicit facts and preferences in the user's words.
+import { proposeAliases } from './heuristic-aliases.js';
 import { standingFact } from './heuristic-facts.js';
 import type { Observer } from './observer.js';
 import type { BatchEvent, ProposalInput } from './schema.js';
@@ -127,6 +128,7 @@ export function proposeHeuristically(events: readonly BatchEvent[]): ProposalInp
         : { event_id: e.event_id, action: 'discarded' as const, reason: 'no text' },
     ),
     memories,
+    ...proposeAliases(events),
   };
 }
 

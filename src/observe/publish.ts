@@ -1,5 +1,5 @@
 // Publishing a valid proposal: memories, sources, index rows, consumed marks and the receipt, in one transaction.
-import { DEFAULT_TIME_ZONE, mergeDuplicate, settleMemory } from '../knowledge/knowledge.js';
+import { DEFAULT_TIME_ZONE, mergeDuplicate, settleMemory, writeObjects } from '../knowledge/knowledge.js';
 import { indexDocuments, type IndexDoc } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import { tokenize } from '../text/tokenize.js';
@@ -16,6 +16,7 @@ import {
   type MemoryRow,
 } from './store.js';
 import type { ValidMemory, ValidProposal } from './validate.js';
+import type { ValidObject } from './validate-objects.js';
 
 /**
  * The status a memory starts with (see ARCHITECTURE.md §2 and §8):
@@ -110,10 +111,18 @@ export function prepareMemories(
   });
 }
 
+/** An object's sources, each with the first quote taken from it. */
+const objectSources = (o: ValidObject) =>
+  o.sources.map((event_id) => ({
+    event_id,
+    quote: o.quotes?.find((q) => q.event_id === event_id)?.text ?? null,
+  }));
+
 /**
  * Writes everything a commit publishes; the caller runs it inside one transaction. A memory that restates
  * one already stored adds its sources there, and the receipt names that memory.
- * invariant: memories, sources, index rows, consumed marks and the receipt land together or not at all
+ * invariant: memories, objects, relations, sources, index rows, consumed marks and the receipt land together
+ * or not at all
  * (test: "a failure mid-publish leaves nothing behind").
  */
 export async function writePublication(
@@ -141,6 +150,19 @@ export async function writePublication(
     memoryIds.push(existing ?? row.memory_id);
   }
   await indexDocuments(tx, fresh);
+  const objects = proposal.objects ?? [];
+  const relations = proposal.relations ?? [];
+  // Observation adds to what is known: a body it proposes is appended to an existing object's.
+  const written =
+    objects.length + relations.length === 0
+      ? undefined
+      : await writeObjects(
+          tx,
+          batch.owner,
+          objects.map((o) => ({ ...o, sources: objectSources(o) })),
+          relations,
+          { now, body: 'append' },
+        );
   for (const [position, d] of proposal.dispositions) {
     await setDisposition(tx, batch.batchId, position, d.action, d.reason);
   }
@@ -150,6 +172,7 @@ export async function writePublication(
     batch_id: batch.batchId,
     publish_seq: publishSeq,
     memory_ids: memoryIds,
+    ...(written && written.objects.length > 0 ? { object_ids: written.objects.map((o) => o.id) } : {}),
   };
   await markPublished(tx, receipt, now);
   return receipt;

@@ -1,7 +1,9 @@
 // What a proposal publishes passes the same redaction as events: a model or a worker that echoes a
 // secret cannot store it.
+import { redactObjects } from '../knowledge/knowledge.js';
 import type { Redactor } from '../text/redact.js';
-import type { ValidMemory, ValidProposal } from './validate.js';
+import type { ProposalIssue, ValidMemory, ValidProposal } from './validate.js';
+import type { ValidObject } from './validate-objects.js';
 
 type Texts = { get(): string[]; set(values: readonly string[]): void };
 
@@ -28,13 +30,35 @@ function textsOf(m: ValidMemory): Texts {
   };
 }
 
+/** Objects with name, aliases, body and quotes redacted; a credential_ref holding a credential value is refused. */
+async function redactProposedObjects(
+  redactor: Redactor,
+  objects: readonly ValidObject[],
+): Promise<{ objects: ValidObject[]; refused: ProposalIssue[] }> {
+  const { objects: redacted, refused } = await redactObjects(redactor, objects);
+  const quotes = redacted.flatMap((o) => o.quotes ?? []);
+  const texts = (await redactor.redactMany(quotes.map((q) => q.text))).map((r) => r.text);
+  let at = 0;
+  return {
+    objects: redacted.map((o) =>
+      o.quotes ? { ...o, quotes: o.quotes.map((q) => ({ ...q, text: texts[at++] ?? '' })) } : o,
+    ),
+    refused: refused.map((r) => ({ ...r, code: 'credential_value' as const })),
+  };
+}
+
 /**
- * A copy of the proposal with every memory text, structured part, cue, quote and disposition reason
- * redacted. Quotes were checked verbatim against the (already redacted) sources before this.
+ * A copy of the proposal with every memory text, structured part, cue, quote, object name, alias and body,
+ * and disposition reason redacted, and the credential_refs that hold a credential value (`refused`: the
+ * proposal is then refused). Quotes were checked verbatim against the (already redacted) sources before this.
  * invariant: nothing a proposal carries is stored, indexed or embedded unredacted (test:
- * test/observe/publish.test.ts "redacts what a proposal publishes").
+ * test/observe/publish.test.ts "redacts what a proposal publishes", test/observe/objects.test.ts
+ * "refuses a credential value in a proposed credential_ref and redacts proposed objects otherwise").
  */
-export async function redactProposal(redactor: Redactor, proposal: ValidProposal): Promise<ValidProposal> {
+export async function redactProposal(
+  redactor: Redactor,
+  proposal: ValidProposal,
+): Promise<ValidProposal & { refused: ProposalIssue[] }> {
   const memories = proposal.memories.map((m) => ({ ...m }));
   const views = memories.map(textsOf);
   const reasons = [...proposal.dispositions].map(([position, d]) => ({ position, d }));
@@ -52,5 +76,6 @@ export async function redactProposal(redactor: Redactor, proposal: ValidProposal
       { action: d.action, reason: d.reason === null ? null : (redacted[at++] ?? '') },
     ]),
   );
-  return { memories, dispositions };
+  const { objects, refused } = await redactProposedObjects(redactor, proposal.objects ?? []);
+  return { memories, objects, relations: proposal.relations ?? [], dispositions, refused };
 }

@@ -1,6 +1,7 @@
 // Params and results of the observation methods, and the proposal shape observers return.
 import { z } from 'zod';
 import { EVENT_KINDS, EVENT_ROLES, OwnerSchema } from '../ingest/schema.js';
+import { MAX_ALIASES, MAX_BODY, MAX_NAME, RELATION_TYPE } from '../knowledge/knowledge.js';
 
 export const MEMORY_KINDS = ['episode', 'fact', 'preference', 'procedure'] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
@@ -81,6 +82,8 @@ export const ReceiptSchema = z.object({
   batch_id: z.string(),
   publish_seq: z.number().int(),
   memory_ids: z.array(z.string()),
+  /** The objects the proposal created or merged into, when it had any. */
+  object_ids: z.array(z.string()).optional(),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
 export const CommitResultSchema = z.object({ receipt: ReceiptSchema });
@@ -176,9 +179,37 @@ export const DispositionSchema = z.object({
   reason: opt(z.string().max(500)),
 });
 
+const ProposedNameSchema = z.string().trim().min(1, 'a name must not be empty').max(MAX_NAME);
+
+export const ProposedObjectSchema = z.object({
+  /** How this proposal's relations name the object. */
+  ref: opt(z.string().trim().min(1).max(64)),
+  /** A plain string here, so an unknown type is reported as `unknown_type` by the validator. */
+  type: z.string(),
+  name: ProposedNameSchema,
+  aliases: opt(z.array(ProposedNameSchema).max(MAX_ALIASES)),
+  body: opt(z.string().trim().min(1).max(MAX_BODY)),
+  sources: z.array(IdSchema).min(1, 'an object cites at least one source event').max(100),
+  quotes: opt(z.array(QuoteSchema).max(20)),
+});
+export type ProposedObject = z.output<typeof ProposedObjectSchema>;
+
+export const ProposedRelationSchema = z.object({
+  /** An object id of the batch's owner, or the ref of an object of this proposal. */
+  from: IdSchema,
+  to: IdSchema,
+  type: z.string().regex(RELATION_TYPE, 'a relation type is a snake_case word'),
+  sources: z.array(IdSchema).min(1, 'a relation cites at least one source event').max(100),
+});
+export type ProposedRelation = z.output<typeof ProposedRelationSchema>;
+
+const orEmpty = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? []);
+
 export const ProposalSchema = z.object({
   dispositions: z.array(DispositionSchema).max(2_000),
   memories: z.array(ProposedMemorySchema).max(50),
+  objects: orEmpty(z.array(ProposedObjectSchema).max(50)),
+  relations: orEmpty(z.array(ProposedRelationSchema).max(100)),
 });
 export type Proposal = z.output<typeof ProposalSchema>;
 export type ProposalInput = z.input<typeof ProposalSchema>;

@@ -8,6 +8,7 @@ import {
   type Proposal,
   type ProposedMemory,
 } from './schema.js';
+import { validateObjects, type ValidObject, type ValidRelation } from './validate-objects.js';
 
 export type ProposalIssueCode =
   | 'invalid_shape'
@@ -21,7 +22,11 @@ export type ProposalIssueCode =
   | 'quote_outside_sources'
   | 'quote_not_verbatim'
   | 'user_quote_required'
-  | 'missing_field';
+  | 'missing_field'
+  | 'unknown_type'
+  | 'duplicate_ref'
+  | 'unknown_object'
+  | 'credential_value';
 
 export interface ProposalIssue {
   path: string;
@@ -48,6 +53,9 @@ export interface ValidMemory extends ProposedMemory {
 
 export interface ValidProposal {
   memories: ValidMemory[];
+  /** Objects and relations (issue 10); absent in proposals built before them. */
+  objects?: ValidObject[];
+  relations?: ValidRelation[];
   /** Disposition and reason of every item position. */
   dispositions: Map<number, { action: 'cited' | 'discarded'; reason: string | null }>;
 }
@@ -61,8 +69,9 @@ const requiredFields = (m: ProposedMemory): Array<keyof ProposedMemory> => {
 };
 
 /**
- * invariant: a proposal publishes only if every batch event is cited or discarded, every source is in the
- * batch, every quote is verbatim in its source, and preferences and profile facts quote a user event
+ * invariant: a proposal publishes only if every batch event is cited or discarded, every source (of a memory,
+ * an object or a relation) is in the batch, every quote is verbatim in its source, and preferences and
+ * profile facts quote a user event
  * (tests: "validateProposal", "lists every issue at once").
  */
 export function validateProposal(
@@ -143,6 +152,7 @@ export function validateProposal(
     }
     if (issues.length === before) memories.push({ ...m, kind: m.kind as MemoryKind, sources, userQuoted });
   });
+  const { objects, relations } = validateObjects(proposal, byId, (item) => cited.add(groupOf(item)), issues);
 
   const decided = new Map<number, { action: 'cited' | 'discarded'; reason: string | null; index: number }>();
   proposal.dispositions.forEach((d, di) => {
@@ -198,5 +208,7 @@ export function validateProposal(
     }
     dispositions.set(item.position, { action: d.action, reason: d.reason });
   }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: { memories, dispositions } };
+  return issues.length > 0
+    ? { ok: false, issues }
+    : { ok: true, value: { memories, objects, relations, dispositions } };
 }

@@ -18,6 +18,20 @@ import {
   TickResultSchema,
 } from '../knowledge/facts-schema.js';
 import {
+  ChainBrowseParamsSchema,
+  ChainBrowseResultSchema,
+  ChainFindParamsSchema,
+  ChainFindResultSchema,
+  ChainNodeParamsSchema,
+  ChainNodeResultSchema,
+  ChainReadParamsSchema,
+  ChainReadResultSchema,
+  ChainUpsertParamsSchema,
+  ChainUpsertResultSchema,
+  ProjectDecisionParamsSchema,
+  ProjectDecisionResultSchema,
+} from '../knowledge/chain-schema.js';
+import {
   ClaimParamsSchema,
   ClaimResultSchema,
   CommitParamsSchema,
@@ -191,6 +205,49 @@ export const METHODS = {
     result: TickResultSchema,
     access: 'background',
     owner: 'optional',
+  }),
+  'memory.chain.upsert': spec({
+    summary:
+      'Create or update objects (aliases, body, status) and relations, citing source events; duplicates merge.',
+    params: ChainUpsertParamsSchema,
+    result: ChainUpsertResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.chain.find': spec({
+    summary: 'Objects by name, alias or cue: an exact name or alias first, then mentions, then BM25.',
+    params: ChainFindParamsSchema,
+    result: ChainFindResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.chain.read': spec({
+    summary: 'An object with its aliases, relations and sources, expanded up to depth 2 (50 objects a page).',
+    params: ChainReadParamsSchema,
+    result: ChainReadResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.chain.node': spec({
+    summary: 'The raw evidence of a source event: its text from offset, and what cites it.',
+    params: ChainNodeParamsSchema,
+    result: ChainNodeResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.chain.browse': spec({
+    summary: 'Every object by stable id, archived included, a page at a time.',
+    params: ChainBrowseParamsSchema,
+    result: ChainBrowseResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.chain.project_decision': spec({
+    summary: 'Confirm (active) or reject (archived) a project with a quote verbatim in a user event.',
+    params: ProjectDecisionParamsSchema,
+    result: ProjectDecisionResultSchema,
+    access: 'write',
+    owner: 'param',
   }),
   'tokens.create': spec({
     summary:

@@ -5,6 +5,7 @@ import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
 import { factsHandlers } from '../knowledge/methods-facts.js';
+import { chainHandlers } from '../knowledge/methods.js';
 import { observeHandlers } from '../observe/methods.js';
 import { recallMemory } from '../recall/recall.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
@@ -124,6 +125,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       now: service.now,
       timeZone: service.config.timezone,
     }),
+    ...chainHandlers(ingestDeps),
     ...tokenHandlers({ driver: db, now: service.now }),
   });
 }

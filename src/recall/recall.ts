@@ -9,7 +9,7 @@ import type { DocHit } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import { planQuery } from './query.js';
 import { RANK_DEFAULTS, rankDocuments, type ChannelWeights } from './rank.js';
-import type { RecallItem, RecallParams, RecallResult } from './schema.js';
+import { RECALL_KINDS, type RecallItem, type RecallParams, type RecallResult } from './schema.js';
 
 export const RECALL_TEXT_LIMIT = 1_200;
 
@@ -31,7 +31,8 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   const plan = planQuery(params.query, { at, ...(options.timeZone ? { timeZone: options.timeZone } : {}) });
   const filters = {
     owner: params.owner,
-    kinds: params.kinds,
+    // Object documents are not recall items yet (the knowledge part of recall adds them).
+    kinds: params.kinds ?? RECALL_KINDS,
     from: params.from,
     to: params.to,
     sessionId: params.session_id,

@@ -41,6 +41,11 @@ export interface DocRow {
 export interface SearchIndex {
   /** Writes documents inside the caller's transaction. */
   write(tx: Queryable, docs: readonly IndexRow[]): Promise<void>;
+  /**
+   * Deletes one document inside the caller's transaction: its text and its search_docs row, whose delete
+   * trigger takes it out of the owner's counts. False when there was none.
+   */
+  remove(tx: Queryable, owner: string, kind: string, ref: string): Promise<boolean>;
   /** Empties the text index and the owners' statistics; search_docs rows (and their ids) stay. */
   clear(tx: Queryable): Promise<void>;
   /** Indexes existing search_docs rows again, in the order given (after clear). */

@@ -192,6 +192,18 @@ export const postgresIndex: SearchIndex = {
       docs.map((row) => ({ row })),
     ),
 
+  async remove(tx, owner, kind, ref) {
+    const doc = await tx.one(
+      IdRow,
+      'SELECT doc_id AS id FROM search_docs WHERE owner = ? AND kind = ? AND ref = ?',
+      [owner, kind, ref],
+    );
+    if (!doc) return false;
+    await tx.run('DELETE FROM search_terms WHERE doc_id = ?', [doc.id]);
+    await tx.run('DELETE FROM search_docs WHERE doc_id = ?', [doc.id]);
+    return true;
+  },
+
   async clear(tx) {
     await tx.run('DELETE FROM search_terms');
     await tx.run('DELETE FROM search_owners');

@@ -2,6 +2,7 @@
 export {
   indexDocuments,
   indexRows,
+  removeDocument,
   indexFields,
   withContext,
   type DocMeta,

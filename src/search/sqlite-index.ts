@@ -132,6 +132,18 @@ export const sqliteIndex: SearchIndex = {
       docs.map((row) => ({ row })),
     ),
 
+  async remove(tx, owner, kind, ref) {
+    const doc = await tx.one(
+      DocIdRow,
+      'SELECT doc_id FROM search_docs WHERE owner = ? AND kind = ? AND ref = ?',
+      [owner, kind, ref],
+    );
+    if (!doc) return false;
+    await tx.run('DELETE FROM search_fts WHERE rowid = ?', [doc.doc_id]);
+    await tx.run('DELETE FROM search_docs WHERE doc_id = ?', [doc.doc_id]);
+    return true;
+  },
+
   async clear(tx) {
     await tx.run(`INSERT INTO search_fts (search_fts) VALUES ('delete-all')`);
     await tx.run('DELETE FROM search_owners');

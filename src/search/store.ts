@@ -72,3 +72,13 @@ export async function indexDocuments(tx: Queryable, docs: readonly IndexDoc[]): 
 export async function indexRows(tx: Queryable, docs: readonly IndexRow[]): Promise<void> {
   await indexOf(tx).write(tx, docs);
 }
+
+/** Deletes one document from the index (an object about to be indexed again, say); false if none. */
+export async function removeDocument(
+  tx: Queryable,
+  owner: string,
+  kind: string,
+  ref: string,
+): Promise<boolean> {
+  return indexOf(tx).remove(tx, owner, kind, ref);
+}
