@@ -7,6 +7,7 @@ import {
   TimelineAppendParamsSchema,
   TimelineAppendResultSchema,
 } from '../ingest/schema.js';
+import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
 import {
   ClaimParamsSchema,
   ClaimResultSchema,
@@ -153,6 +154,13 @@ export const METHODS = {
     result: StatusResultSchema,
     access: 'read',
     owner: 'optional',
+  }),
+  'memory.safety.check': spec({
+    summary: 'Score a text (≤ 32,000 chars) for prompt injection: allow, quote (as marked data) or suppress.',
+    params: SafetyCheckParamsSchema,
+    result: SafetyCheckResultSchema,
+    access: 'read',
+    owner: 'none',
   }),
   'tokens.create': spec({
     summary:
