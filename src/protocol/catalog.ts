@@ -7,7 +7,6 @@ import {
   TimelineAppendParamsSchema,
   TimelineAppendResultSchema,
 } from '../ingest/schema.js';
-import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
 import {
   ClaimParamsSchema,
   ClaimResultSchema,
@@ -30,6 +29,7 @@ import {
   TimelineReadParamsSchema,
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
+import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
 import {
   TokenCreateParamsSchema,
   TokenCreateResultSchema,
@@ -126,6 +126,13 @@ export const METHODS = {
     access: 'read',
     owner: 'param',
   }),
+  'memory.safety.check': spec({
+    summary: 'Score a text (≤ 32,000 chars) for prompt injection: allow, quote (as marked data) or suppress.',
+    params: SafetyCheckParamsSchema,
+    result: SafetyCheckResultSchema,
+    access: 'read',
+    owner: 'none',
+  }),
   'memory.observation.claim': spec({
     summary:
       'Lease the next ready observation batch (default 120 s) with a fresh token, or {batch_id: null}.',
@@ -154,13 +161,6 @@ export const METHODS = {
     result: StatusResultSchema,
     access: 'read',
     owner: 'optional',
-  }),
-  'memory.safety.check': spec({
-    summary: 'Score a text (≤ 32,000 chars) for prompt injection: allow, quote (as marked data) or suppress.',
-    params: SafetyCheckParamsSchema,
-    result: SafetyCheckResultSchema,
-    access: 'read',
-    owner: 'none',
   }),
   'tokens.create': spec({
     summary:
