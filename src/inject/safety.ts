@@ -6,7 +6,13 @@ import type { SafetyRule, SignalCode } from './safety-rule.js';
 import { EN_HIGH_RISK, EN_RULES } from './safety-rules-en.js';
 import { SYNTAX_RULES } from './safety-rules-syntax.js';
 import { ZH_HIGH_RISK, ZH_RULES } from './safety-rules-zh.js';
-import type { SafetyAction, SafetyInput, SafetyReason, SafetyReasonCode } from './safety-schema.js';
+import type {
+  SafetyAction,
+  SafetyInput,
+  SafetyReason,
+  SafetyReasonCode,
+  SafetyVerdict,
+} from './safety-schema.js';
 import { quoteAsData } from './safety-quote.js';
 
 export { quoteAsData } from './safety-quote.js';
@@ -58,14 +64,7 @@ interface Finding {
   at: [number, number];
 }
 
-export interface SafetyResult {
-  action: SafetyAction;
-  score: number;
-  reasons: SafetyReason[];
-  quoted?: string;
-}
-
-export function scoreSafety(input: SafetyInput): SafetyResult {
+export function scoreSafety(input: SafetyInput): SafetyVerdict {
   const norm = normalizeForSafety(input.text);
   const trust = trustOf(input);
   const findings = [...findSignals(norm), ...obfuscationOf(norm)];
@@ -104,10 +103,10 @@ export function scoreSafety(input: SafetyInput): SafetyResult {
 
 function decide(score: number, trust: Trust, strong: boolean): SafetyAction {
   // invariant: the user's own words are never suppressed, at most quoted (test: src/inject/safety.test.ts
-  // "never suppresses the user's own words").
+  // "never suppresses the user’s own words…").
   if (score >= SAFETY_THRESHOLDS.suppress && trust !== 'own') return 'suppress';
   // invariant: a strong signal from anyone but the user is never allowed, however it is framed (test:
-  // src/inject/safety.test.ts "quotes a framed attack, never allows it").
+  // src/inject/safety.test.ts "quotes a framed attack, never allows it…").
   if (score >= SAFETY_THRESHOLDS.quote || strong) return 'quote';
   return 'allow';
 }
