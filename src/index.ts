@@ -7,5 +7,6 @@ export { readHttpToken } from './protocol/http-token.js';
 export { startServer, type RunningServer } from './server.js';
 export { loadConfig, type Config, type ConfigOverrides } from './config.js';
 export { MemoryError, ERROR_CODES, type ErrorCode } from './errors.js';
+export { quoteAsData, scoreSafety, SAFETY_THRESHOLDS } from './inject/safety.js';
 export type { EventInput, IngestResult, StoredEvent } from './ingest/schema.js';
 export type { RecallItem, RecallParams, RecallResult } from './recall/schema.js';

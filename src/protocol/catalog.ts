@@ -53,6 +53,7 @@ import {
   TimelineReadParamsSchema,
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
+import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
 import {
   TokenCreateParamsSchema,
   TokenCreateResultSchema,
@@ -148,6 +149,13 @@ export const METHODS = {
     result: TimelineReadResultSchema,
     access: 'read',
     owner: 'param',
+  }),
+  'memory.safety.check': spec({
+    summary: 'Score a text (≤ 32,000 chars) for prompt injection: allow, quote (as marked data) or suppress.',
+    params: SafetyCheckParamsSchema,
+    result: SafetyCheckResultSchema,
+    access: 'read',
+    owner: 'none',
   }),
   'memory.observation.claim': spec({
     summary:

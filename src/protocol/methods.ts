@@ -1,6 +1,7 @@
 // The method table: the catalog's methods bound to the service's stages.
 import { MemoryError } from '../errors.js';
 import { ingestEvents } from '../ingest/ingest.js';
+import { safetyHandlers } from '../inject/methods-safety.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
@@ -127,5 +128,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     }),
     ...chainHandlers(ingestDeps),
     ...tokenHandlers({ driver: db, now: service.now }),
+    ...safetyHandlers(),
   });
 }

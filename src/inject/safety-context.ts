@@ -1,0 +1,82 @@
+// Who wrote a text and how it frames what it contains: the user's own words, data from tools, pages,
+// e-mails and files, quotations inside a report or a security note, code.
+import type { SafetyInput } from './safety-schema.js';
+
+/** `own`: the user's own words; `derived`: the agent's or the host's; `untrusted`: arrived from outside. */
+export type Trust = 'own' | 'derived' | 'untrusted';
+
+export function trustOf(input: Pick<SafetyInput, 'kind' | 'role' | 'source'>): Trust {
+  if (input.source && input.source !== 'chat') return 'untrusted';
+  if (input.kind === 'tool_result' || input.role === 'tool') return 'untrusted';
+  // A standing preference is kept only when it quotes the user (observe/validate.ts).
+  return input.role === 'user' || input.kind === 'preference' ? 'own' : 'derived';
+}
+
+export interface Framing {
+  /** Spans inside quotation marks or inline code. */
+  quoted: [number, number][];
+  /** Spans of fenced code, or the whole text when it reads as source code. */
+  code: [number, number][];
+  /** The text reports, warns about or explains attacks rather than making one. */
+  reporting: boolean;
+}
+
+const QUOTES = [
+  /"[^"\n]{1,400}"/gu,
+  /“[^”]{1,400}”/gu,
+  /「[^」]{1,400}」/gu,
+  /『[^』]{1,400}』/gu,
+  /‘[^’]{1,400}’/gu,
+  /«[^»]{1,400}»/gu,
+  /`[^`\n]{1,400}`/gu,
+  /(?<=^|[\s:(（[—-])'[^'\n]{2,400}'(?=$|[\s.,;:!?)）\]—-])/gu,
+];
+
+const REPORTING = new RegExp(
+  [
+    String.raw`\bprompt[\s-]?injections?\b|\binjection (?:attacks?|attempts?|payloads?)\b|\bjailbreak(?:s|ing)? (?:attempts?|prompts?|attacks?)\b`,
+    String.raw`\bphishing\b|\bscam(?:mers?|s)?\b|\bfraud\w*|\battackers?\b|\badversar(?:y|ies|ial)\b|\bmalicious\b|\bsuspicious\b|\bred[\s-]team\w*`,
+    String.raw`\bsecurity (?:note|notice|advisory|alert|training|awareness|review|bulletin|researchers?|reminder|recap)\b`,
+    String.raw`\bexample (?:payloads?|attacks?|of (?:an? )?(?:prompt|injection|attack|phishing))\b|\bsuch as\b|\be\.g\.|\bfor (?:example|instance)\b`,
+    String.raw`\b(?:said|says|saying|reads?|wrote|claimed|claiming|contained|containing|included)\s*[:,]?\s*["“‘'「]`,
+    String.raw`\b(?:do not|don't|never) (?:follow|obey|act on|click|comply)\b|\bdid(?: not|n't) (?:act|follow|comply|obey)\b|\b(?:flagged|blocked|detected|filtered|quarantined)\b`,
+    String.raw`\bwatch out\b|\bbe (?:wary|careful|aware)\b|\bbeware\b|\bmitigat\w+|\bdefen[sc]es?\b|\bsanitiz\w+|\bguard against\b`,
+    '提示(?:词)?注入|注入攻击|越狱(?:攻击|提示)|钓鱼|诈骗|骗子|攻击者|恶意|可疑|红队|假冒|冒充',
+    '安全(?:提醒|提示|培训|通告|公告|须知|意识|事件|复盘|规范|警告)|例如|比如|举例|示例|样例|诸如|之类|这类|此类|攻击|注入',
+    '(?:写着|声称|内容是|称)[“"「：:]|里有一句|有一句|混入|夹带|字样|据报道|复盘|误执行|当作数据|不得执行|没有执行|未执行|未采纳|没有照做|未照做|已忽略|拦截|识别|警惕|防范|防御',
+    '(?:不要|切勿|请勿|别|千万别)(?:执行|点击|照做|相信|回复)',
+  ].join('|'),
+  'iu',
+);
+
+const CODE_LINES =
+  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE)\b.{0,200}$|[;{][ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*[[{("'\x60]/gmu;
+
+export function framingOf(text: string): Framing {
+  const quoted: [number, number][] = [];
+  for (const q of QUOTES) for (const m of text.matchAll(q)) quoted.push([m.index, m.index + m[0].length]);
+  const code: [number, number][] = [];
+  code.push(...pairs(text, '```', '```'));
+  const lines = text.split('\n').length;
+  const codeLines = [...text.matchAll(CODE_LINES)].length;
+  if (codeLines > 0 && codeLines * 2 >= lines) code.push([0, text.length]);
+  return { quoted, code, reporting: REPORTING.test(text) };
+}
+
+export const inside = (spans: [number, number][], start: number, end: number): boolean =>
+  spans.some(([s, e]) => s <= start && end <= e);
+
+export const overlaps = (spans: [number, number][], start: number, end: number): boolean =>
+  spans.some(([s, e]) => s < end && start < e);
+
+/** Spans from each `open` to the next `close`, found with indexOf so that no pattern backtracks. */
+export function pairs(text: string, open: string, close: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = text.indexOf(open); at >= 0;) {
+    const end = text.indexOf(close, at + open.length);
+    if (end < 0) break;
+    out.push([at, end + close.length]);
+    at = text.indexOf(open, end + close.length);
+  }
+  return out;
+}

@@ -1,0 +1,175 @@
+// The safety gate's scorer: whether a memory text may reach a prompt as it is, only as quoted data, or not at
+// all. Pure and synchronous; English and Chinese; who wrote the text and how it frames an attack both count.
+import { framingOf, inside, overlaps, trustOf, type Trust } from './safety-context.js';
+import { normalizeForSafety, type Normalized } from './safety-normalize.js';
+import type { SafetyRule, SignalCode } from './safety-rule.js';
+import { EN_HIGH_RISK, EN_RULES } from './safety-rules-en.js';
+import { SYNTAX_RULES } from './safety-rules-syntax.js';
+import { ZH_HIGH_RISK, ZH_RULES } from './safety-rules-zh.js';
+import type {
+  SafetyAction,
+  SafetyInput,
+  SafetyReason,
+  SafetyReasonCode,
+  SafetyVerdict,
+} from './safety-schema.js';
+import { quoteAsData } from './safety-quote.js';
+
+export { quoteAsData } from './safety-quote.js';
+
+/**
+ * The one place the gate's thresholds live. `score` is a noisy-OR of the strongest weight per signal code,
+ * each times its trust factor and framing factor; at `quote` or above a text passes only as quoted data,
+ * at `suppress` or above never. `strong`: a signal this heavy (before trust and framing) keeps a text that
+ * is not the user's own at `quote` or above, however it is framed.
+ */
+export const SAFETY_THRESHOLDS = { quote: 0.35, suppress: 0.65, strong: 0.7 } as const;
+
+/** How much a signal counts from the agent or host (`derived`) and from the user's own words (`own`). */
+const TRUST_FACTORS: Record<SignalCode, { derived: number; own: number }> = {
+  override: { derived: 0.75, own: 0.15 },
+  role_tag: { derived: 0.75, own: 0.45 },
+  persona: { derived: 0.7, own: 0.1 },
+  directive: { derived: 0.75, own: 0 },
+  addressee: { derived: 0.75, own: 0.2 },
+  tool_call: { derived: 0.6, own: 0.3 },
+  shell: { derived: 0.6, own: 0.3 },
+  exfiltration: { derived: 0.75, own: 0.1 },
+  authority: { derived: 0.8, own: 0 },
+  secrecy: { derived: 0.7, own: 0.1 },
+  obfuscation: { derived: 1, own: 0.6 },
+  hidden_text: { derived: 0.8, own: 0.3 },
+  high_risk_procedure: { derived: 1, own: 1 },
+};
+
+/** Framing factors: a quoted attack in a report or warning, one in a report, one in code. */
+const FRAMED = { quotedReport: 0.4, report: 0.5, code: 0.6 } as const;
+
+/** Authority and secrecy next to a high-risk action count this much more. */
+const RISKY_ACTION = 1.35;
+const LICENSING = new Set<SignalCode>(['authority', 'secrecy']);
+
+const RULES: SafetyRule[] = [...SYNTAX_RULES, ...EN_RULES, ...ZH_RULES];
+const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
+const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
+const DECODE_WORDS = /decode|base64|b64|atob|解码|解密|译码/iu;
+const MAX_REASONS = 16;
+
+interface Finding {
+  code: SignalCode;
+  weight: number;
+  /** Original offsets. */
+  span: [number, number];
+  /** Normalised offsets, for framing. */
+  at: [number, number];
+}
+
+export function scoreSafety(input: SafetyInput): SafetyVerdict {
+  const norm = normalizeForSafety(input.text);
+  const trust = trustOf(input);
+  const findings = [...findSignals(norm), ...obfuscationOf(norm)];
+  if (input.kind === 'procedure') {
+    const m = HIGH_RISK.exec(norm.text);
+    if (m) findings.push(finding(norm, 'high_risk_procedure', 0.45, m.index, m.index + m[0].length));
+  }
+  // A claimed approval or a secret kept from the user weighs more next to an action with side effects.
+  const risky = HIGH_RISK.test(norm.text);
+  const framing = framingOf(norm.text);
+  const best = new Map<SignalCode, number>();
+  const context = new Set<SafetyReasonCode>();
+  let strong = false;
+  for (const f of findings) {
+    const [start, end] = f.at;
+    let factor = trustFactor(f.code, trust) * (risky && LICENSING.has(f.code) ? RISKY_ACTION : 1);
+    if (start >= 0 && inside(framing.code, start, end)) {
+      factor *= FRAMED.code;
+      context.add('code');
+    }
+    if (start >= 0 && framing.reporting) {
+      factor *= overlaps(framing.quoted, start, end) ? FRAMED.quotedReport : FRAMED.report;
+      context.add('reported');
+    }
+    if (f.weight >= SAFETY_THRESHOLDS.strong && trust !== 'own') strong = true;
+    best.set(f.code, Math.max(best.get(f.code) ?? 0, Math.min(1, f.weight * factor)));
+  }
+  let rest = 1;
+  for (const w of best.values()) rest *= 1 - w;
+  const score = Math.round((1 - rest) * 1000) / 1000;
+  if (trust === 'own' && findings.length > 0) context.add('own_words');
+  const action = decide(score, trust, strong);
+  const reasons = [...dedupe(findings).slice(0, MAX_REASONS), ...[...context].map((code) => ({ code }))];
+  return { action, score, reasons, ...(action === 'quote' ? { quoted: quoteAsData(input.text) } : {}) };
+}
+
+function decide(score: number, trust: Trust, strong: boolean): SafetyAction {
+  // invariant: the user's own words are never suppressed, at most quoted (test: src/inject/safety.test.ts
+  // "never suppresses the user’s own words…").
+  if (score >= SAFETY_THRESHOLDS.suppress && trust !== 'own') return 'suppress';
+  // invariant: a strong signal from anyone but the user is never allowed, however it is framed (test:
+  // src/inject/safety.test.ts "quotes a framed attack, never allows it…").
+  if (score >= SAFETY_THRESHOLDS.quote || strong) return 'quote';
+  return 'allow';
+}
+
+function trustFactor(code: SignalCode, trust: Trust): number {
+  return trust === 'untrusted' ? 1 : TRUST_FACTORS[code][trust];
+}
+
+function* findSignals(norm: Normalized, depth = 0): Generator<Finding> {
+  for (const r of RULES) for (const [s, e] of r.find(norm.text)) yield finding(norm, r.code, r.weight, s, e);
+  // Base64 that decodes to readable text is read like the text it hides.
+  for (const m of norm.text.matchAll(BASE64)) {
+    const decoded = depth === 0 ? readable(m[0]) : null;
+    if (decoded === null) continue;
+    const hidden = [...findSignals(normalizeForSafety(decoded), depth + 1)];
+    const at: [number, number] = [m.index, m.index + m[0].length];
+    for (const h of hidden) yield finding(norm, h.code, h.weight, ...at);
+    if (hidden.length > 0 || DECODE_WORDS.test(norm.text)) {
+      yield finding(norm, 'obfuscation', hidden.length > 0 ? 0.6 : 0.4, ...at);
+    }
+  }
+}
+
+function* obfuscationOf(norm: Normalized): Generator<Finding> {
+  const one = (at: number): [number, number] => [at, at + 1];
+  if (norm.invisible.length > 0) {
+    yield raw('obfuscation', norm.invisible.length >= 3 ? 0.6 : 0.45, one(norm.invisible[0] ?? 0));
+  }
+  if (norm.tags.length > 0) yield raw('obfuscation', 0.9, one(norm.tags[0] ?? 0));
+  if (norm.bidi.length > 0) yield raw('obfuscation', 0.4, one(norm.bidi[0] ?? 0));
+  const first = norm.mixed[0];
+  if (first) yield raw('obfuscation', norm.mixed.length >= 2 ? 0.65 : 0.55, first);
+}
+
+/** An original-span finding (invisible characters have no normalised offset): framing cannot lower it. */
+const raw = (code: SignalCode, weight: number, span: [number, number]): Finding => ({
+  code,
+  weight,
+  span,
+  at: [-1, -1],
+});
+
+function finding(norm: Normalized, code: SignalCode, weight: number, start: number, end: number): Finding {
+  const from = norm.origin[start] ?? 0;
+  const to = end > start ? (norm.origin[end - 1] ?? from) + 1 : from;
+  return { code, weight, span: [from, to], at: [start, end] };
+}
+
+function readable(blob: string): string | null {
+  const text = Buffer.from(blob, 'base64').toString('utf8');
+  if (text.includes('\uFFFD')) return null;
+  const printable = text.match(/[\p{L}\p{N}\p{P}\p{Zs}]/gu)?.length ?? 0;
+  return printable >= 0.9 * [...text].length ? text : null;
+}
+
+function dedupe(findings: Finding[]): SafetyReason[] {
+  const seen = new Set<string>();
+  const out: SafetyReason[] = [];
+  for (const f of [...findings].sort((a, b) => a.span[0] - b.span[0] || b.weight - a.weight)) {
+    const key = `${f.code}:${f.span[0]}:${f.span[1]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ code: f.code, span: f.span });
+  }
+  return out;
+}
