@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { estimateTokens } from '../src/llm/tokens.js';
@@ -51,11 +52,30 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-/** The README's configuration, with the local bin instead of npx. */
+/** The README's configuration blocks: the tests below use them as written. */
+type McpEntry = { command?: string; args?: string[]; url?: string; headers?: Record<string, string> };
+const README_CONFIGS = [
+  ...readFileSync(new URL('../README.md', import.meta.url), 'utf8').matchAll(/```json\n([\s\S]*?)```/g),
+]
+  .map((m) => (JSON.parse(m[1] ?? '{}') as { mcpServers?: Record<string, McpEntry> }).mcpServers?.mnemo)
+  .filter((entry): entry is McpEntry => entry !== undefined);
+const README_STDIO = README_CONFIGS.find((c) => c.command === 'npx');
+const README_HTTP = README_CONFIGS.find((c) => c.url !== undefined);
+
+it("the README's configurations are the ones these tests run", () => {
+  const name = (
+    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string }
+  ).name;
+  expect(README_STDIO?.args).toEqual(['-y', name, 'mcp', '--owner', OWNER]);
+  expect(new URL(README_HTTP?.url ?? '').pathname).toBe('/mcp');
+  expect(README_HTTP?.headers?.Authorization).toMatch(/^Bearer <.+>$/);
+});
+
+/** The README's stdio configuration, with the local bin instead of `npx -y mnemo-memory`. */
 function stdioClient(dataDir: string) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--owner', OWNER],
+    args: [BIN, ...(README_STDIO?.args ?? []).slice(2)],
     env: { ...process.env, MNEMO_HOME: dataDir, MNEMO_LOG_LEVEL: 'info' },
     stderr: 'pipe',
   });
@@ -64,8 +84,12 @@ function stdioClient(dataDir: string) {
 
 async function httpTransport(token?: string) {
   const bearer = token ?? (await readHttpToken(server.service.config.dataDir));
-  return new StreamableHTTPClientTransport(new URL(`${server.http?.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+  const path = new URL(README_HTTP?.url ?? '').pathname;
+  const headers = {
+    Authorization: (README_HTTP?.headers?.Authorization ?? '').replace(/<.+>/, bearer ?? ''),
+  };
+  return new StreamableHTTPClientTransport(new URL(`${server.http?.url}${path}`), {
+    requestInit: { headers },
   });
 }
 

@@ -9,8 +9,7 @@ import type { Logger } from '../log.js';
 import type { Access, MethodSpec } from '../protocol/method.js';
 
 export interface McpContext {
-  /** invariant: every call acts for this owner, from the configuration or the token's scope; no tool
-   * argument can change it (test: test/mcp.test.ts "a tool cannot reach another owner"). */
+  /** The owner every call acts for: from the configuration or the token's scope. */
   owner: string;
   call(method: string, params: unknown): Promise<unknown>;
   /** How this MCP server reaches the store: `server` (its socket), `direct` (the store opened), `http`. */
@@ -47,7 +46,11 @@ export function toolInput(params: z.ZodType): z.ZodObject | null {
   return 'owner' in params.shape ? params.omit({ owner: true }) : params;
 }
 
-/** Params with the context's owner set last, so that no argument can name another. */
+/**
+ * invariant: every call a tool makes acts for the session's owner, set after the model's arguments (the
+ * adapters do the same), so no argument can name another (test: test/mcp.test.ts "a tool cannot reach
+ * another owner…").
+ */
 export const withOwner = (spec: MethodSpec, args: Record<string, unknown>, owner: string) =>
   spec.owner === 'param' || spec.owner === 'optional' ? { ...args, owner } : args;
 

@@ -10,7 +10,7 @@ export async function mcpCommand(
   config: Config,
   io: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream } = process,
 ): Promise<number> {
-  // invariant: nothing but MCP messages reaches stdout (test: test/mcp.test.ts over stdio, with logs on).
+  // invariant: nothing but MCP messages reaches stdout; logs go to stderr (test: test/mcp-stdio.test.ts).
   const log = createLogger(config.logLevel);
   const conn = await connect(config);
   const owner = config.defaultOwner;
