@@ -49,12 +49,20 @@ function unwrap<T>(envelope: unknown): T {
   throw fromWireError(envelope.error);
 }
 
+/** Errors of a connection that was never made: nothing was sent, so nothing ran. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOENT', 'ENOTFOUND', 'EAI_AGAIN', 'EACCES']);
+
+/** `delivered: false` when the request never reached a server (safe to send again, even a write). */
 const unavailable = (target: string, cause: unknown, why?: string): MemoryError => {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   return new MemoryError(
     'SERVER_UNAVAILABLE',
     `no mnemo server at ${target}${why ? `: ${why}` : code ? ` (${code})` : ''}`,
-    { target, ...(code ? { errno: code } : {}) },
+    {
+      target,
+      ...(code ? { errno: code } : {}),
+      ...(why === undefined && code && NOT_CONNECTED.has(code) ? { delivered: false } : {}),
+    },
     { cause },
   );
 };

@@ -40,6 +40,14 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** Codes whose request may be sent again as it is: the store, the server or a limit recovers. */
+export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'STORAGE_UNAVAILABLE',
+  'SHUTTING_DOWN',
+  'TOO_MANY_CONNECTIONS',
+  'SERVER_UNAVAILABLE',
+]);
+
 export interface ErrorIssue {
   path: string;
   message: string;
@@ -60,6 +68,11 @@ export class MemoryError extends Error {
     this.name = 'MemoryError';
     this.code = code;
     this.data = data;
+  }
+
+  /** The same request may succeed later unchanged (the wire's `retryable: true`). */
+  get retryable(): boolean {
+    return RETRYABLE_CODES.has(this.code);
   }
 }
 

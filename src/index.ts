@@ -3,6 +3,9 @@ export { openMemory, type MemoryService, type MemoryServiceOptions } from './ser
 export { createMethodTable } from './protocol/methods.js';
 export { createLocalClient, type LocalClient } from './local-client.js';
 export { createSocketClient, createHttpClient, type MnemoClient } from './client.js';
+export { connect, type ConnectOptions } from './connect.js';
+export type { MemoryClient, RetryOptions } from './memory-client.js';
+export type { MethodName, MethodParams, MethodResult } from './protocol/catalog.js';
 export { readHttpToken } from './protocol/http-token.js';
 export { startServer, type RunningServer } from './server.js';
 export { loadConfig, type Config, type ConfigOverrides } from './config.js';

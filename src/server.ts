@@ -9,6 +9,7 @@ import {
 import type { Config } from './config.js';
 import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
+import { createMcpHttpHandler } from './mcp/http.js';
 import type { HandleOptions } from './protocol/envelope.js';
 import { tokenAuthenticator, type Authenticate } from './protocol/http-guard.js';
 import { ensureHttpToken } from './protocol/http-token.js';
@@ -94,6 +95,13 @@ export async function startServer(
         ...config.httpLimits,
         log,
         handleOptions: options,
+        mcp: createMcpHttpHandler({
+          table,
+          defaultOwner: config.defaultOwner,
+          maxBodyBytes: config.limits.maxLineBytes,
+          log,
+          handleOptions: options,
+        }),
       });
     }
   } catch (error) {

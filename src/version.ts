@@ -6,7 +6,7 @@ function readVersion(): string {
     const url = new URL(rel, import.meta.url);
     if (!existsSync(url)) continue;
     const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };
-    if (pkg.name === 'mnemo' && pkg.version) return pkg.version;
+    if (pkg.name === 'mnemo-memory' && pkg.version) return pkg.version;
   }
   return '0.0.0';
 }

@@ -1,4 +1,4 @@
-// The mnemo CLI: serve, ingest, recall, status, token, eval.
+// The mnemo CLI: serve, mcp, ingest, recall, status, token, eval.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { isMemoryError } from '../errors.js';
@@ -88,6 +88,17 @@ export async function main(
         );
       },
     );
+
+  program
+    .command('mcp')
+    .description('serve MCP on stdio for one owner (--owner or MNEMO_OWNER); logs go to stderr')
+    .addOption(
+      new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error', 'silent']),
+    )
+    .action(async (opts: { logLevel?: 'info' }) => {
+      const c = config(opts.logLevel ? { logLevel: opts.logLevel } : {});
+      exitCode = await (await import('./commands/mcp.js')).mcpCommand(c);
+    });
 
   program
     .command('ingest')

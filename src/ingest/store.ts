@@ -162,3 +162,22 @@ export async function countEvents(db: Queryable): Promise<{ events: number; owne
   );
   return found ?? { events: 0, owners: 0 };
 }
+
+/**
+ * The owner's events beside a point (at, seq) in time order: the newest ones before it (newest first) or
+ * the oldest ones after it; equal times are ordered by sequence.
+ */
+export async function eventsBeside(
+  db: Queryable,
+  p: { owner: string; at: number; seq: number; side: 'before' | 'after'; limit: number },
+): Promise<StoredEvent[]> {
+  if (p.limit === 0) return [];
+  const [cmp, order] = p.side === 'before' ? ['<', 'DESC'] : ['>', 'ASC'];
+  const rows = await db.all(
+    RawEvent,
+    `SELECT ${COLUMNS} FROM events WHERE owner = ? AND (at ${cmp} ? OR (at = ? AND seq ${cmp} ?))
+     ORDER BY at ${order}, seq ${order} LIMIT ?`,
+    [p.owner, p.at, p.at, p.seq, p.limit],
+  );
+  return rows.map(toStored);
+}

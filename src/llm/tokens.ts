@@ -1,6 +1,6 @@
 // Token estimate without a tokenizer: about 1 token per CJK character and 0.3 per other character.
 
-const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+export const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
 
 export function estimateTokens(text: string): number {
   let cjk = 0;

@@ -47,6 +47,7 @@ import {
   RecallParamsSchema,
   RecallResultSchema,
 } from '../recall/schema.js';
+import { TimelineAroundParamsSchema, TimelineAroundResultSchema } from '../recall/around.js';
 import {
   TimelineQueryParamsSchema,
   TimelineQueryResultSchema,
@@ -132,6 +133,13 @@ export const METHODS = {
     summary: 'Index heads (≤ 50, ≤ 1,200 chars) by words, time and task; without a query, pages by sequence.',
     params: TimelineQueryParamsSchema,
     result: TimelineQueryResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'timeline.around': spec({
+    summary: 'Index heads before and after one event (id) or a point in time (at), in time order.',
+    params: TimelineAroundParamsSchema,
+    result: TimelineAroundResultSchema,
     access: 'read',
     owner: 'param',
     mcp: 'timeline',

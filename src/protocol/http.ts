@@ -42,6 +42,8 @@ export interface HttpAppOptions {
   maxResponseBytes: number;
   log: Logger;
   handleOptions?: HandleOptions;
+  /** The MCP endpoint (`mcp/http.ts`), served at /mcp behind the same checks as every route. */
+  mcp?: (request: Request, principal: Principal) => Promise<Response>;
 }
 
 export interface HttpServerOptions extends HttpAppOptions {
@@ -179,6 +181,22 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
     c.set('principal', principal);
     await next();
   });
+
+  const { mcp } = options;
+  if (mcp) {
+    // invariant: an MCP answer is bounded like any other (test: test/mcp-http.test.ts "…maxResponseBytes").
+    app.all('/mcp', async (c) => {
+      const response = await mcp(c.req.raw, c.get('principal') ?? ANONYMOUS);
+      const text = await response.text();
+      const bytes = Buffer.byteLength(text);
+      if (bytes <= maxResponseBytes) return new Response(text, response);
+      log.warn({ bytes, maxResponseBytes }, 'mcp answer too large');
+      return fail(c, 'RESPONSE_TOO_LARGE', `the response would be ${bytes} bytes`, {
+        bytes,
+        maxResponseBytes,
+      });
+    });
+  }
 
   app.post('/rpc', async (c) => {
     if (!isJsonMediaType(c.req.header('content-type'))) {

@@ -9,6 +9,7 @@ import { factsHandlers } from '../knowledge/methods-facts.js';
 import { chainHandlers } from '../knowledge/methods.js';
 import { observeHandlers } from '../observe/methods.js';
 import { recallMemory } from '../recall/recall.js';
+import { timelineAround } from '../recall/around.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
 import type { MemoryService } from '../service.js';
 import { latestVersion } from '../storage/migrate.js';
@@ -111,6 +112,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       return { id: p.id, seq: out.stored.get(p.id) ?? null, duplicate: out.duplicates > 0 };
     },
     'timeline.query': (p) => queryTimeline(db, p),
+    'timeline.around': (p) => timelineAround(db, p),
     'timeline.read': read,
     'timeline.expand': read,
     ...observeHandlers({

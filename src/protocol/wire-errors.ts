@@ -1,6 +1,6 @@
 // The one place where error codes become wire errors and HTTP statuses.
 import type { z } from 'zod';
-import { ERROR_CODES, isMemoryError, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, isMemoryError, RETRYABLE_CODES, type ErrorCode } from '../errors.js';
 
 export interface WireError {
   code: ErrorCode;
@@ -11,12 +11,7 @@ export interface WireError {
 }
 
 /** Codes whose request may be sent again as it is. */
-export const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'STORAGE_UNAVAILABLE',
-  'SHUTTING_DOWN',
-  'TOO_MANY_CONNECTIONS',
-  'SERVER_UNAVAILABLE',
-]);
+export const RETRYABLE: ReadonlySet<ErrorCode> = RETRYABLE_CODES;
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_JSON: 400,

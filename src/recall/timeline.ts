@@ -40,7 +40,7 @@ export const TimelineQueryResultSchema = z.object({
   next_after: z.number().int().nullable(),
 });
 
-const head = (e: StoredEvent, hits?: number) => ({
+export const head = (e: StoredEvent, hits?: number) => ({
   id: e.event_id,
   seq: e.seq,
   kind: e.kind,

@@ -16,8 +16,12 @@ export interface ServerProcess {
 }
 
 /** Starts `mnemo serve` and resolves once it prints where it listens. */
-export async function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+export async function spawnServer(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  bin = BIN,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], {
     env: { ...process.env, MNEMO_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

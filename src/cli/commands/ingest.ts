@@ -3,7 +3,6 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
 import type { Config } from '../../config.js';
-import type { IngestResult } from '../../ingest/schema.js';
 import { connect } from '../client.js';
 
 export interface IngestCommandOptions {
@@ -61,7 +60,7 @@ export async function ingestCommand(
     const byOwner = new Map<string, typeof pending>();
     for (const p of pending) byOwner.set(p.owner, [...(byOwner.get(p.owner) ?? []), p]);
     for (const [owner, group] of byOwner) {
-      const result = await conn.call<IngestResult>('memory.events.ingest', {
+      const result = await conn.call('memory.events.ingest', {
         owner,
         events: group.map((g) => g.event),
       });

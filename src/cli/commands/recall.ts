@@ -1,6 +1,5 @@
 // `mnemo recall "query"`: a table of hits with their channel ranks, or --json.
 import type { Config } from '../../config.js';
-import type { RecallResult } from '../../recall/schema.js';
 import { connect } from '../client.js';
 
 export interface RecallCommandOptions {
@@ -26,7 +25,7 @@ export async function recallCommand(
 ): Promise<number> {
   const conn = await connect(config);
   try {
-    const result = await conn.call<RecallResult>('memory.recall', {
+    const result = await conn.call('memory.recall', {
       owner: options.owner,
       query,
       limit: options.limit,

@@ -3,14 +3,6 @@ import type { Config } from '../../config.js';
 import type { EmbeddingStatus } from '../../embed/embed.js';
 import { connect } from '../client.js';
 
-interface Health {
-  version: string;
-  schema_version: number;
-  counts: { events: number; owners: number };
-  data_dir: string;
-  embedding?: EmbeddingStatus;
-}
-
 function vectorsLine(e: EmbeddingStatus): string {
   const dims = e.dimensions === null ? 'dimension not known yet' : `${e.dimensions} dimensions`;
   const failing = e.failures > 0 ? `; ${e.failures} failed call(s), last: ${e.last_error ?? '?'}` : '';
@@ -24,7 +16,7 @@ export async function statusCommand(
 ): Promise<number> {
   const conn = await connect(config);
   try {
-    const health = await conn.call<Health>('health', {});
+    const health = await conn.call('health');
     const status = {
       server: conn.mode === 'server' ? 'running' : 'not running',
       socket: config.socketPath,
@@ -35,9 +27,11 @@ export async function statusCommand(
       out.write(
         [
           `server:  ${status.server}${conn.via ? ` (${conn.via})` : ''}`,
-          `data:    ${health.data_dir}`,
+          `data:    ${health.data_dir ?? config.dataDir}`,
           `version: ${health.version} (schema ${health.schema_version})`,
-          `events:  ${health.counts.events} from ${health.counts.owners} owner(s)`,
+          ...(health.counts
+            ? [`events:  ${health.counts.events} from ${health.counts.owners} owner(s)`]
+            : []),
           ...(health.embedding ? [vectorsLine(health.embedding)] : []),
           '',
         ].join('\n'),

@@ -1,0 +1,51 @@
+// examples/agent-loop.ts, run as a user would (tsx, importing mnemo-memory/client) against a real server.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/connect.js';
+import { silentLogger } from '../src/log.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { createTempDirs } from './helpers/temp.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const temp = createTempDirs();
+let server: RunningServer;
+
+beforeAll(async () => {
+  const config = loadConfig({ dataDir: temp.make(), http: false, observer: 'external' }, {});
+  server = await startServer(config, silentLogger());
+});
+afterAll(async () => {
+  await server.close();
+  temp.cleanup();
+});
+
+it('recalls before each step and records each step, so a later step finds an earlier one', async () => {
+  const args = [
+    '--import',
+    'tsx',
+    'examples/agent-loop.ts',
+    '--socket',
+    server.socket.path,
+    '--owner',
+    'user:loop',
+  ];
+  const { stdout } = await run(process.execPath, args, { cwd: ROOT });
+  const steps = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { step: number; recalled: string[]; reply: string });
+  expect(steps.map((s) => s.step)).toEqual([1, 2, 3]);
+  expect(steps[0]?.recalled).toEqual([]);
+  expect(steps[2]?.recalled[0]).toBe('demo-1-user');
+  expect(steps[2]?.reply).toContain('window seat');
+  const client = connect({ socket: server.socket.path });
+  const page = await client.call('timeline.query', { owner: 'user:loop' });
+  expect(page.items.map((i) => i.id)).toEqual(
+    [1, 2, 3].flatMap((n) => [`demo-${n}-user`, `demo-${n}-agent`]),
+  );
+  await client.close();
+});
