@@ -66,8 +66,9 @@ export interface RunConversationOptions {
 const toEvent = (u: EvalUnit) => ({
   event_id: u.id,
   session_id: u.session,
-  kind: u.role === 'user' ? 'user_message' : 'agent_reply',
+  kind: u.kind ?? (u.role === 'user' ? 'user_message' : 'agent_reply'),
   role: u.role,
+  ...(u.taskId !== undefined ? { task_id: u.taskId } : {}),
   at: u.at,
   text: u.text,
 });
@@ -79,7 +80,8 @@ export async function runConversation(
 ): Promise<QueryRecord[]> {
   const { module, ks, limit } = options;
   const baseline: Baseline | undefined = options.baseline
-    ? createBaseline(module.baselineTokenize ? { tokenize: module.baselineTokenize } : {})
+    ? (module.baseline?.create() ??
+      createBaseline(module.baselineTokenize ? { tokenize: module.baselineTokenize } : {}))
     : undefined;
   const units = conversation.units;
   const sessionOf = new Map(units.map((u) => [u.id, u.session]));

@@ -12,6 +12,7 @@ import { BASELINE_NAME } from './baseline.js';
 import { dulemon } from './datasets/dulemon.js';
 import { locomo } from './datasets/locomo.js';
 import { longmemeval } from './datasets/longmemeval.js';
+import { zhAgent } from './datasets/zh-agent.js';
 import {
   createStoreEmbedder,
   summarizeEmbedding,
@@ -25,7 +26,12 @@ import { renderRecallPlot, renderReport } from './report.js';
 import { runConversation, type IngestTotals, type QueryRecord } from './run-conversation.js';
 import type { DatasetModule, DatasetName, Result, SkippedQuery } from './types.js';
 
-export const DATASETS: Record<DatasetName, DatasetModule> = { locomo, longmemeval, dulemon };
+export const DATASETS: Record<DatasetName, DatasetModule> = {
+  locomo,
+  longmemeval,
+  dulemon,
+  'zh-agent': zhAgent,
+};
 export const DEFAULT_KS = [1, 5, 10, 25];
 /** Items asked of each recall call: the API's maximum, so that sessions can be ranked below the top k. */
 export const RECALL_LIMIT = 50;
@@ -130,12 +136,13 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
   const runStarted = performance.now();
   let embedder: StoreEmbedder | undefined;
   try {
-    // The data's dates have no zone: stored as UTC, read with a UTC clock so local days stay the data's days.
+    // Dates without a zone are stored as UTC and read with a UTC clock, so local days stay the data's days;
+    // a dataset with zoned times names its calendar.
     const service = await openMemory({
       config: {
         dataDir: storeDir,
         redactEmails: true,
-        timezone: 'UTC',
+        timezone: module.timeZone ?? 'UTC',
         ...(options.embed ? { embed: options.embed } : {}),
       },
     });
@@ -218,7 +225,9 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       ...(mnemoVectors ? { mnemo_vectors: mnemoVectors } : {}),
       ...(baseline ? { baseline } : {}),
     },
-    ...(baseline ? { baseline_name: BASELINE_NAME, ratio: ratios(mnemo, baseline) } : {}),
+    ...(baseline
+      ? { baseline_name: module.baseline?.name ?? BASELINE_NAME, ratio: ratios(mnemo, baseline) }
+      : {}),
     ...(embedding && mnemoVectors ? { embedding, vectors_ratio: ratios(mnemoVectors, mnemo) } : {}),
   };
 
