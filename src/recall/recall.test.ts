@@ -83,6 +83,12 @@ describe('recallMemory', () => {
     expect(late.items.map((i) => i.id)).toEqual(['t2']);
   });
 
+  it('never falls back to stop words when the content words all miss (issue 11)', async () => {
+    const r = await recall('What is the zebra doing with the giraffe?');
+    expect(r.terms.selected).toEqual([]);
+    expect(r.items).toEqual([]);
+  });
+
   it('returns nothing, not an error, when no term is known', async () => {
     const r = await recall('zzzqqq');
     expect(r).toMatchObject({ status: 'ready', items: [] });

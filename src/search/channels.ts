@@ -58,13 +58,14 @@ export async function selectTerms(
   const unique = [...new Set(terms)];
   const content = unique.filter((t) => !isStopWord(t)).slice(0, MAX_LOOKUPS);
   const stop = unique.filter(isStopWord).slice(0, MAX_LOOKUPS);
-  // Stop words are only chosen when nothing else matches: a rough count of them is enough.
+  // Stop words are only chosen when the query has no content word at all (a rough count of them is
+  // enough); a query whose content words all miss finds nothing rather than every "the" (issue 11).
   const found = [
     ...(await index.termStats(db, stats, content, TERM_LOOKUP_CAP)),
     ...(await index.termStats(db, stats, stop, STOP_WORD_LOOKUP_CAP)),
   ].filter((t) => t.df > 0);
   const contentFound = found.filter((t) => !isStopWord(t.term));
-  const pool = (contentFound.length > 0 ? contentFound : found).sort((a, b) => a.df - b.df);
+  const pool = (content.length > 0 ? contentFound : found).sort((a, b) => a.df - b.df);
   const selected: TermStat[] = [];
   let postings = 0;
   for (const stat of pool) {
