@@ -1,6 +1,7 @@
 // A query read once: its index terms, the single Han characters of its words, what it says about time.
 import { hanCharacters, isStopWord, queryTerms } from '../text/tokenize.js';
 import { DAY, type Span } from './calendar.js';
+import { maskChineseFunctionWords } from './query-zh.js';
 import { parseTimeIntent, type TimeOrder } from './time-intent.js';
 
 export interface QueryPlan {
@@ -34,10 +35,20 @@ export const padSpan = (span: Span): Span => {
   return { from: span.from - Math.max(DAY, half), to: span.to + Math.max(2 * DAY, half) };
 };
 
+const HAN = /\p{sc=Han}/u;
+
+/** Blanks each phrase out of `text` (same length), so no term spans its edges. */
+const blankOut = (text: string, phrases: readonly string[]): string =>
+  phrases.reduce((out, phrase) => out.replaceAll(phrase, ' '.repeat(phrase.length)), text);
+
 export function planQuery(query: string, options: PlanOptions): QueryPlan {
   const intent = parseTimeIntent(query, options.at, options.timeZone);
-  const timeWords = new Set(queryTerms(intent.phrases.join(' ')));
-  const terms = queryTerms(query).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t));
+  const chinese = intent.phrases.filter((p) => HAN.test(p));
+  const timeWords = new Set(queryTerms(intent.phrases.filter((p) => !HAN.test(p)).join(' ')));
+  // Chinese time phrases and function words are cut out of the text before it is tokenized: none of
+  // their characters or bigrams becomes a term.
+  const text = maskChineseFunctionWords(blankOut(query.normalize('NFKC').toLowerCase(), chinese));
+  const terms = queryTerms(text).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t));
   const words = new Set(terms);
   const chars = hanCharacters(terms.filter((t) => t.length > 1)).filter(
     (c) => !words.has(c) && !isStopWord(c),
