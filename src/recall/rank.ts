@@ -3,6 +3,7 @@
 // asks for the latest or the earliest.
 import {
   fuseRankings,
+  indexOf,
   isIdTerm,
   searchBm25,
   searchIds,
@@ -15,6 +16,7 @@ import {
   type TermSelection,
 } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
+import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
 
@@ -25,6 +27,8 @@ export interface ChannelWeights {
   recency: number;
   /** Nearest documents by embedding (only with a provider configured). */
   vector: number;
+  /** The session neighbours of the best hits, in their order. */
+  neighbour: number;
 }
 
 export interface RankSettings {
@@ -36,6 +40,8 @@ export interface RankSettings {
   sessionVote: { weight: number; top: number };
   /** Best BM25 hits that the recency channel re-orders by time. */
   recencyPool: number;
+  /** Best fused hits whose session neighbours become candidates, and how many on each side. */
+  neighbours: NeighbourOptions & { anchors: number };
 }
 
 /**
@@ -44,11 +50,12 @@ export interface RankSettings {
  */
 export const RANK_DEFAULTS: RankSettings = {
   // vector: as much as bm25 until a real embedding model is measured (docs/BENCHMARKS.md).
-  weights: { bm25: 1, id: 1, time: 1, recency: 0.5, vector: 1 },
+  weights: { bm25: 1, id: 1, time: 1, recency: 0.5, vector: 1, neighbour: 0.7 },
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
+  neighbours: { ...NEIGHBOURS, anchors: 10 },
 };
 
 export interface Ranking {
@@ -107,6 +114,47 @@ export async function rankDocuments(
   }
   const at = (key: number): number => docs.get(key)?.at ?? 0;
   // Equal scores: the newer first.
-  const fused = fuseRankings(lists).sort((a, b) => b.score - a.score || at(b.key) - at(a.key));
+  const order = (list: Fused<number>[]) => list.sort((a, b) => b.score - a.score || at(b.key) - at(a.key));
+  let fused = order(fuseRankings(lists));
+  if (weights.neighbour > 0 && settings.neighbours.anchors > 0) {
+    fused = order(await addNeighbours(db, fused, docs, filters, weights.neighbour, settings.neighbours));
+  }
   return { fused, docs, selection };
+}
+
+/**
+ * Session neighbours of the best hits join the candidates: each scores `share` of its anchor's fused score
+ * unless it scores more on its own, and `channels.neighbour` names the anchor's rank.
+ */
+async function addNeighbours(
+  db: Queryable,
+  fused: Fused<number>[],
+  docs: Map<number, DocHit>,
+  filters: DocFilters,
+  share: number,
+  options: RankSettings['neighbours'],
+): Promise<Fused<number>[]> {
+  const top = fused.slice(0, options.anchors);
+  const rows = new Map(
+    (
+      await indexOf(db).docs(
+        db,
+        top.map((f) => f.key),
+        { owner: filters.owner },
+      )
+    ).map((r) => [r.docId, r]),
+  );
+  const byKey = new Map(fused.map((f) => [f.key, f]));
+  for (const [rank, anchor] of top.entries()) {
+    const row = rows.get(anchor.key);
+    if (!row || row.kind !== 'event') continue;
+    for (const hit of await findNeighbours(db, [row], filters, options)) {
+      const score = share * anchor.score;
+      const entry = byKey.get(hit.docId);
+      if (entry && (entry.score >= score || entry.ranks.neighbour !== undefined)) continue;
+      if (!docs.has(hit.docId)) docs.set(hit.docId, hit);
+      byKey.set(hit.docId, { key: hit.docId, score, ranks: { ...entry?.ranks, neighbour: rank + 1 } });
+    }
+  }
+  return [...byKey.values()];
 }

@@ -33,6 +33,8 @@ export const ChannelRanksSchema = z.object({
   recency: z.number().int().optional(),
   /** Rank among the nearest documents by embedding (only with an embedding provider configured). */
   vector: z.number().int().optional(),
+  /** Rank among the session neighbours of the best hits (the reply after a matched turn, its tool result). */
+  neighbour: z.number().int().optional(),
 });
 
 export const RecallItemSchema = z.object({
