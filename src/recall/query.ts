@@ -1,14 +1,18 @@
 // A query read once: its index terms, the single Han characters of its words, what it says about time.
 import { hanCharacters, isStopWord, queryTerms } from '../text/tokenize.js';
 import { DAY, type Span } from './calendar.js';
+import type { Dictionary } from './dictionary.js';
 import { maskChineseFunctionWords } from './query-zh.js';
 import { parseTimeIntent, type TimeOrder } from './time-intent.js';
+import { translateQuery, type Translation } from './translate.js';
 
 export interface QueryPlan {
   /** Index terms, without the words of the time expressions (the time channel reads those). */
   terms: string[];
   /** Han characters of multi-character words, matched in the low-weight single-character field. */
   chars: string[];
+  /** Translations of the query into the other language (English ↔ Chinese), scored at a lower weight. */
+  translated: Translation[];
   /** Padded spans of the time expressions; empty when the query names no time. */
   spans: Span[];
   order?: TimeOrder;
@@ -19,6 +23,8 @@ export interface QueryPlan {
 export interface PlanOptions {
   at: number;
   timeZone?: string;
+  /** The bilingual dictionary; absent: no translated terms. */
+  dictionary?: Dictionary;
 }
 
 const FIRST_PERSON = /\b(?:i|me|my|mine|myself)\b|我(?!们)/u;
@@ -56,6 +62,7 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
   const plan: QueryPlan = {
     terms,
     chars,
+    translated: options.dictionary ? translateQuery(text, terms, options.dictionary) : [],
     spans: intent.spans.map(padSpan),
     firstPerson: FIRST_PERSON.test(query.toLowerCase()),
   };

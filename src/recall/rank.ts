@@ -42,6 +42,8 @@ export interface RankSettings {
   recencyPool: number;
   /** Best fused hits whose session neighbours become candidates, and how many on each side. */
   neighbours: NeighbourOptions & { anchors: number };
+  /** Weight of a translated term's score (its own language's terms weigh 1). */
+  translatedWeight: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export const RANK_DEFAULTS: RankSettings = {
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 10 },
+  translatedWeight: 0.8,
 };
 
 export interface Ranking {
@@ -84,8 +87,13 @@ export async function rankDocuments(
   /** The vector channel's hits, nearest first; started by the caller so the embedding call overlaps BM25. */
   vector?: Promise<readonly DocHit[]>,
 ): Promise<Ranking> {
-  const selection = await selectTerms(db, filters.owner, [...plan.terms, ...plan.chars]);
-  const bm25Options = { limit: candidates, weights: settings.columns };
+  const selection = await selectTerms(db, filters.owner, [
+    ...plan.terms,
+    ...plan.chars,
+    ...plan.translated.map((t) => t.term),
+  ]);
+  const termWeights = translatedWeights(plan, selection, settings.translatedWeight);
+  const bm25Options = { limit: candidates, weights: settings.columns, termWeights };
   const boost = plan.firstPerson ? settings.firstPersonUserBoost : 1;
   const { weight, top } = settings.sessionVote;
   // One pass ranks overall and inside the spans: the time channel finds what the plain ranking holds too
@@ -157,4 +165,18 @@ async function addNeighbours(
     }
   }
   return [...byKey.values()];
+}
+
+/**
+ * A translation stands in for a query word the owner's documents lack, at `weight`; beside a word they hold, it
+ * only adds to it, at half that.
+ */
+function translatedWeights(plan: QueryPlan, selection: TermSelection, weight: number): Map<string, number> {
+  const held = new Set([...selection.selected, ...selection.dropped].map((t) => t.term));
+  const weights = new Map<string, number>();
+  for (const { term, source } of plan.translated) {
+    const w = source.split(' ').some((s) => held.has(s)) ? weight / 2 : weight;
+    weights.set(term, Math.max(weights.get(term) ?? 0, w));
+  }
+  return weights;
 }

@@ -56,7 +56,8 @@ describe('recallMemory', () => {
 
   it('drops stop words from the scored terms and says so', async () => {
     const r = await recall('what is the knee');
-    expect(r.terms.selected).toEqual(['knee']);
+    expect(r.terms.selected).toContain('knee');
+    expect(r.terms.selected).not.toEqual(expect.arrayContaining(['what']));
     expect(r.terms.dropped).toEqual(expect.arrayContaining(['what', 'the']));
   });
 
@@ -80,7 +81,8 @@ describe('recallMemory', () => {
   it('respects limit and time windows', async () => {
     expect((await recall('the doctor knee restaurant', { limit: 1 })).items).toHaveLength(1);
     const late = await recall('doctor knee', { from: 1_000_000 + 60_000 });
-    expect(late.items.map((i) => i.id)).toEqual(['t2']);
+    expect(late.items[0]?.id).toBe('t2');
+    expect(late.items.map((i) => i.id)).not.toContain('t1');
   });
 
   it('never falls back to stop words when the content words all miss (issue 11)', async () => {

@@ -7,9 +7,12 @@ import { getEventsByIds } from '../ingest/store.js';
 import { getMemoriesByIds, type MemoryWithSources } from '../observe/observe.js';
 import type { DocHit } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
+import { loadDictionary, type Dictionary } from './dictionary.js';
 import { planQuery } from './query.js';
 import { RANK_DEFAULTS, rankDocuments, type ChannelWeights } from './rank.js';
 import type { RecallItem, RecallParams, RecallResult } from './schema.js';
+
+export { loadDictionary } from './dictionary.js';
 
 export const RECALL_TEXT_LIMIT = 1_200;
 
@@ -22,13 +25,20 @@ export interface RecallOptions {
   now?: () => number;
   /** The vector channel; absent: no embedding call and no vector query at all. */
   vectors?: VectorSearch;
+  /** The bilingual dictionary for cross-lingual terms; default CC-CEDICT, `null`: no translation. */
+  dictionary?: Dictionary | null;
 }
 
 export async function recallMemory(db: Queryable, params: RecallParams, options: RecallOptions = {}) {
   const started = performance.now();
   const candidates = options.candidates ?? Math.max(50, params.limit * 5);
   const at = params.at ?? (options.now ?? Date.now)();
-  const plan = planQuery(params.query, { at, ...(options.timeZone ? { timeZone: options.timeZone } : {}) });
+  const dictionary = options.dictionary === undefined ? loadDictionary() : options.dictionary;
+  const plan = planQuery(params.query, {
+    at,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(dictionary ? { dictionary } : {}),
+  });
   const filters = {
     owner: params.owner,
     kinds: params.kinds,

@@ -94,6 +94,8 @@ export interface Bm25Options {
   spans?: readonly { from: number; to: number }[];
   /** Postings read at most; a single term with more is scored over its newest documents only. */
   maxPostings?: number;
+  /** Weight of a term's score (default 1): e.g. lower for a translated term. */
+  termWeights?: ReadonlyMap<string, number>;
 }
 
 /** A BM25 hit with what recall's priors read: the document's session and author role. */
@@ -132,10 +134,20 @@ export async function searchBm25(
   const spans = options.spans ?? [];
   const [first] = selection.selected;
   const overBudget = first !== undefined && first.df > maxPostings;
+  const weightOf = (term: string) => options.termWeights?.get(term) ?? 1;
   const terms =
     first && overBudget
-      ? [{ df: first.df, postings: await index.newestPostings(db, owner, first.term, filters, maxPostings) }]
-      : await readPostings(db, owner, selection.selected);
+      ? [
+          {
+            df: first.df,
+            weight: weightOf(first.term),
+            postings: await index.newestPostings(db, owner, first.term, filters, maxPostings),
+          },
+        ]
+      : (await readPostings(db, owner, selection.selected)).map((t, i) => ({
+          ...t,
+          weight: weightOf(selection.selected[i]?.term ?? ''),
+        }));
   const ids = new Set<number>();
   for (const term of terms) for (const id of term.postings.keys()) ids.add(id);
   const docs = await index.lengths(db, [...ids], filters);

@@ -13,8 +13,8 @@ export const idf = (docs: number, df: number): number => {
 
 export interface ScoreInput {
   owner: Pick<OwnerStats, 'docs' | 'tokens'>;
-  /** Per term: its document frequency and its documents' field counts. */
-  terms: ReadonlyArray<{ df: number; postings: ReadonlyMap<number, FieldCounts> }>;
+  /** Per term: its document frequency, its documents' field counts and its weight (default 1). */
+  terms: ReadonlyArray<{ df: number; postings: ReadonlyMap<number, FieldCounts>; weight?: number }>;
   /** Tokens of each candidate document. */
   lengths: ReadonlyMap<number, number>;
   /** Weight of each field: body, cues, context, chars. */
@@ -27,7 +27,7 @@ export function bm25Scores(input: ScoreInput): Map<number, number> {
   const avgLen = owner.docs > 0 ? owner.tokens / owner.docs : 1;
   const scores = new Map<number, number>();
   for (const term of input.terms) {
-    const w = idf(owner.docs, term.df);
+    const w = idf(owner.docs, term.df) * (term.weight ?? 1);
     for (const [docId, counts] of term.postings) {
       const len = lengths.get(docId);
       if (len === undefined) continue;
