@@ -16,6 +16,7 @@ import {
   type TermSelection,
 } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
+import { backgroundWeight, loadBackground, type Background } from './background.js';
 import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
@@ -44,6 +45,8 @@ export interface RankSettings {
   neighbours: NeighbourOptions & { anchors: number };
   /** Weight of a translated term's score (its own language's terms weigh 1). */
   translatedWeight: number;
+  /** English at large blended into the owner's idf (true: SUBTLEX-US; false: the owner's statistics alone). */
+  background: Background | boolean;
 }
 
 /**
@@ -59,6 +62,7 @@ export const RANK_DEFAULTS: RankSettings = {
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 10 },
   translatedWeight: 0.8,
+  background: true,
 };
 
 export interface Ranking {
@@ -93,6 +97,14 @@ export async function rankDocuments(
     ...plan.translated.map((t) => t.term),
   ]);
   const termWeights = translatedWeights(plan, selection, settings.translatedWeight);
+  if (settings.background && selection.owner) {
+    const background = settings.background === true ? loadBackground() : settings.background;
+    for (const { term, df } of selection.selected)
+      termWeights.set(
+        term,
+        (termWeights.get(term) ?? 1) * backgroundWeight(term, df, selection.owner, background),
+      );
+  }
   const bm25Options = { limit: candidates, weights: settings.columns, termWeights };
   const boost = plan.firstPerson ? settings.firstPersonUserBoost : 1;
   const { weight, top } = settings.sessionVote;
