@@ -1,6 +1,7 @@
 // A query read once: its index terms, the single Han characters of its words, what it says about time.
 import { hanCharacters, isStopWord, queryTerms } from '../text/tokenize.js';
 import { DAY, type Span } from './calendar.js';
+import { asksForCurrent } from './current.js';
 import type { Dictionary } from './dictionary.js';
 import { maskChineseFunctionWords } from './query-zh.js';
 import { parseTimeIntent, type TimeOrder } from './time-intent.js';
@@ -18,6 +19,8 @@ export interface QueryPlan {
   order?: TimeOrder;
   /** The query speaks as the user (I, my, 我): the user's own turns are likelier evidence. */
   firstPerson: boolean;
+  /** The query asks about the present state (现在, 目前, currently, still): the newest statement wins. */
+  current: boolean;
 }
 
 export interface PlanOptions {
@@ -65,6 +68,7 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
     translated: options.dictionary ? translateQuery(text, terms, options.dictionary) : [],
     spans: intent.spans.map(padSpan),
     firstPerson: FIRST_PERSON.test(query.toLowerCase()),
+    current: asksForCurrent(query.normalize('NFKC').toLowerCase()),
   };
   if (intent.order) plan.order = intent.order;
   return plan;

@@ -3,11 +3,13 @@
 // asks for the latest or the earliest.
 import {
   fuseRankings,
+  idf,
   indexOf,
   isIdTerm,
   searchBm25,
   searchIds,
   selectTerms,
+  type Bm25Hit,
   type ColumnWeights,
   type DocFilters,
   type DocHit,
@@ -16,7 +18,10 @@ import {
   type TermSelection,
 } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
+import { getEventsByIds } from '../ingest/store.js';
+import { hanCharacters, tokenize } from '../text/tokenize.js';
 import { backgroundWeight, loadBackground, type Background } from './background.js';
+import { orderByCurrency, type Statement } from './current.js';
 import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
@@ -30,6 +35,8 @@ export interface ChannelWeights {
   vector: number;
   /** The session neighbours of the best hits, in their order. */
   neighbour: number;
+  /** For a question about the present: the best hits no later one on their subject supersedes, newest first. */
+  current: number;
 }
 
 export interface RankSettings {
@@ -39,12 +46,14 @@ export interface RankSettings {
   firstPersonUserBoost: number;
   /** Share of the rest of its session's vote added to a hit, and how many hits make a vote. */
   sessionVote: { weight: number; top: number };
-  /** Best BM25 hits that the recency channel re-orders by time. */
+  /** Best BM25 hits that the recency channel re-orders by time, and the current channel by currency. */
   recencyPool: number;
   /** Best fused hits whose session neighbours become candidates, and how many on each side. */
   neighbours: NeighbourOptions & { anchors: number };
   /** Weight of a translated term's score (its own language's terms weigh 1). */
   translatedWeight: number;
+  /** Share of the best BM25 score a hit needs to be a statement the current channel orders. */
+  currentFloor: number;
   /** English at large blended into the owner's idf (true: SUBTLEX-US; false: the owner's statistics alone). */
   background: Background | boolean;
 }
@@ -55,13 +64,14 @@ export interface RankSettings {
  */
 export const RANK_DEFAULTS: RankSettings = {
   // vector: as much as bm25 until a real embedding model is measured (docs/BENCHMARKS.md).
-  weights: { bm25: 1, id: 1, time: 1, recency: 0.5, vector: 1, neighbour: 0.7 },
+  weights: { bm25: 1, id: 1, time: 1, recency: 0.5, vector: 1, neighbour: 0.7, current: 0.5 },
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 10 },
   translatedWeight: 0.8,
+  currentFloor: 0.6,
   background: true,
 };
 
@@ -126,8 +136,20 @@ export async function rankDocuments(
   ];
   if (near.length > 0)
     lists.push({ channel: 'vector', weight: weights.vector, keys: near.map((h) => h.docId) });
-  // Time order helps only when asked for: over every candidate it buries the best matches.
-  if (plan.order) {
+  if (plan.current && weights.current > 0) {
+    // Only hits that match about as well as the best are statements on the question's subject.
+    const best = bm25[0]?.score ?? 0;
+    const pool = bm25.slice(0, settings.recencyPool).filter((h) => h.score >= settings.currentFloor * best);
+    const { current, superseded } = orderByCurrency(
+      await statementsOf(db, pool, selection, termWeights, filters),
+    );
+    lists.push({
+      channel: 'current',
+      weight: weights.current,
+      keys: current.filter((k) => !superseded.has(k)),
+    });
+  } else if (plan.order) {
+    // Time order helps only when asked for: over every candidate it buries the best matches.
     const sign = plan.order === 'recent' ? 1 : -1;
     const pool = bm25.slice(0, settings.recencyPool).sort((a, b) => sign * (b.at - a.at));
     lists.push({ channel: 'recency', weight: weights.recency, keys: pool.map((h) => h.docId) });
@@ -191,4 +213,31 @@ function translatedWeights(plan: QueryPlan, selection: TermSelection, weight: nu
     weights.set(term, Math.max(weights.get(term) ?? 0, w));
   }
   return weights;
+}
+
+/** The pool's events as statements: the selected query terms each holds, weighted by their idf. */
+async function statementsOf(
+  db: Queryable,
+  pool: readonly Bm25Hit[],
+  selection: TermSelection,
+  termWeights: ReadonlyMap<string, number>,
+  filters: DocFilters,
+): Promise<Statement<number>[]> {
+  const events = await getEventsByIds(
+    db,
+    filters.owner,
+    pool.filter((h) => h.kind === 'event').map((h) => h.ref),
+  );
+  const text = new Map(events.map((e) => [e.event_id, e.text]));
+  const docs = selection.docs;
+  return pool.flatMap((hit) => {
+    const body = text.get(hit.ref);
+    if (body === undefined) return [];
+    const tokens = tokenize(body);
+    const held = new Set([...tokens, ...hanCharacters(tokens)]);
+    const terms = new Map<string, number>();
+    for (const { term, df } of selection.selected)
+      if (held.has(term)) terms.set(term, idf(docs, df) * (termWeights.get(term) ?? 1));
+    return [{ key: hit.docId, at: hit.at, terms }];
+  });
 }

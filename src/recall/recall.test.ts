@@ -161,8 +161,12 @@ describe('recallMemory: context, characters, time and priors', () => {
   it('ranks by time only when the query asks for the latest', async () => {
     const plain = await ask('jazz concert');
     expect(plain.items.every((i) => i.channels.recency === undefined)).toBe(true);
+    const recent = await ask('my most recent jazz concert');
+    expect(recent.items.some((i) => i.channels.recency === 1)).toBe(true);
+    // "latest", "now", "still": a question about the present, ordered by the current channel instead.
     const latest = await ask('my latest jazz concert');
-    expect(latest.items.some((i) => i.channels.recency === 1)).toBe(true);
+    expect(latest.items[0]).toMatchObject({ id: 'u2', channels: { current: 1 } });
+    expect(latest.items.every((i) => i.channels.recency === undefined)).toBe(true);
   });
 
   it('finds an id in the turn that holds it, not in the reply that has it as context', async () => {

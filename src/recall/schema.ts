@@ -35,6 +35,8 @@ export const ChannelRanksSchema = z.object({
   vector: z.number().int().optional(),
   /** Rank among the session neighbours of the best hits (the reply after a matched turn, its tool result). */
   neighbour: z.number().int().optional(),
+  /** For a question about the present: rank among the best hits no later one on their subject supersedes. */
+  current: z.number().int().optional(),
 });
 
 export const RecallItemSchema = z.object({
