@@ -27,6 +27,8 @@ export interface SystemAnswer {
   ranked_channels?: RecallItem['channels'][];
   /** Channels that could not answer; the items came from the others (mnemo with vectors only). */
   degraded?: NonNullable<RecallResult['degraded']>;
+  /** The top item's fused score and match (mnemo only; null: nothing was returned). */
+  top?: { score: number; match: number | null } | null;
 }
 
 export interface QueryRecord {
@@ -34,6 +36,8 @@ export interface QueryRecord {
   owner: string;
   group: string;
   in_overall: boolean;
+  /** Nothing answers the question (zh-agent abstention): its top hit is reported apart. */
+  abstention?: boolean;
   question: string;
   at: string;
   evidence: string[];
@@ -138,6 +142,7 @@ export async function runConversation(
         result.took_ms,
       ),
       terms: result.terms,
+      top: result.items[0] ? { score: result.items[0].score, match: result.items[0].match ?? null } : null,
       evidence_channels: evidenceChannels,
       ...(options.vectors ? { ranked_channels: result.items.map((item) => item.channels) } : {}),
       ...(result.degraded ? { degraded: result.degraded } : {}),
@@ -166,6 +171,7 @@ export async function runConversation(
       owner: conversation.owner,
       group: query.group,
       in_overall: query.inOverall,
+      ...(query.abstention ? { abstention: true } : {}),
       question: query.text,
       at: new Date(query.at).toISOString(),
       evidence: query.evidence,

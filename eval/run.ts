@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EmbedConfig } from '../src/embed/embed.js';
 import { createLocalClient, createMethodTable, openMemory } from '../src/index.js';
+import { summarizeAbstention, type AbstentionSummary } from './abstention.js';
 import { ratios, summarizeLatency, summarizeSystem, type Ratios, type SystemSummary } from './aggregate.js';
 import { BASELINE_NAME } from './baseline.js';
 import { dulemon } from './datasets/dulemon.js';
@@ -79,6 +80,8 @@ export interface EvalMetrics {
   embedding?: EmbeddingSummary;
   /** `--embed`: mnemo_vectors ÷ mnemo. */
   vectors_ratio?: Ratios;
+  /** Questions nothing answers (zh-agent): mnemo's top match beside the answerable questions'. */
+  abstention?: AbstentionSummary;
 }
 
 export interface EvalOutcome {
@@ -193,6 +196,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       : undefined;
   const baseline = withBaseline ? summarizeSystem(scored(records, 'baseline')) : undefined;
   const apart = [...new Set(records.filter((r) => !r.in_overall).map((r) => r.group))].sort();
+  const abstention = summarizeAbstention(records);
   const metrics: EvalMetrics = {
     dataset: module.name,
     data: { file: basename(dataFile), sha256: createHash('sha256').update(raw).digest('hex') },
@@ -229,6 +233,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       ? { baseline_name: module.baseline?.name ?? BASELINE_NAME, ratio: ratios(mnemo, baseline) }
       : {}),
     ...(embedding && mnemoVectors ? { embedding, vectors_ratio: ratios(mnemoVectors, mnemo) } : {}),
+    ...(abstention ? { abstention } : {}),
   };
 
   const outDir = options.outDir ?? defaultOutDir(module.name);

@@ -79,6 +79,8 @@ export interface Ranking {
   fused: Fused<number>[];
   docs: Map<number, DocHit>;
   selection: TermSelection;
+  /** Each selected term's weight in the ranking: its idf times its translation and background weights. */
+  termWeights: Map<string, number>;
 }
 
 /** Raw identifiers typed in the query (kept before tokenizing, so case and punctuation match stored ids). */
@@ -161,7 +163,10 @@ export async function rankDocuments(
   if (weights.neighbour > 0 && settings.neighbours.anchors > 0) {
     fused = order(await addNeighbours(db, fused, docs, filters, weights.neighbour, settings.neighbours));
   }
-  return { fused, docs, selection };
+  const weightsOut = new Map(
+    selection.selected.map((t) => [t.term, idf(selection.docs, t.df) * (termWeights.get(t.term) ?? 1)]),
+  );
+  return { fused, docs, selection, termWeights: weightsOut };
 }
 
 /**

@@ -185,3 +185,16 @@ describe('recallMemory: context, characters, time and priors', () => {
     expect(mine.items.slice(0, 2).map((i) => i.id)).not.toContain('a2');
   });
 });
+
+describe('matchOf', () => {
+  it("gives the share of the query's term weight a text holds", async () => {
+    const { matchOf } = await import('./recall.js');
+    const weights = new Map([
+      ['knee', 3],
+      ['surgeri', 1],
+    ]);
+    expect(matchOf('My knee surgery went well', weights)).toBe(1);
+    expect(matchOf('The knee is fine', weights)).toBe(0.75);
+    expect(matchOf('nothing here', weights)).toBe(0);
+  });
+});

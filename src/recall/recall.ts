@@ -7,6 +7,7 @@ import { getEventsByIds } from '../ingest/store.js';
 import { getMemoriesByIds, type MemoryWithSources } from '../observe/observe.js';
 import type { DocHit } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
+import { hanCharacters, tokenize } from '../text/tokenize.js';
 import { loadDictionary, type Dictionary } from './dictionary.js';
 import { planQuery } from './query.js';
 import { RANK_DEFAULTS, rankDocuments, type ChannelWeights } from './rank.js';
@@ -52,7 +53,7 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   // vector table, calls no server and recalls exactly as before"). Started first: the query's embedding
   // is fetched while the other channels run.
   const vector = options.vectors?.search(params.query, filters, candidates);
-  const { fused, docs, selection } = await rankDocuments(
+  const { fused, docs, selection, termWeights } = await rankDocuments(
     db,
     params.query,
     plan,
@@ -80,7 +81,8 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   for (const { fused: f, hit } of hits) {
     const memory = hit.kind === 'event' ? undefined : memoryById.get(hit.ref);
     if (memory) {
-      if (memory.status !== 'revoked') items.push(memoryItem(memory, f.score, f.ranks));
+      if (memory.status !== 'revoked')
+        items.push({ ...memoryItem(memory, f.score, f.ranks), match: matchOf(memory.text, termWeights) });
       continue;
     }
     const event = hit.kind === 'event' ? eventById.get(hit.ref) : undefined;
@@ -92,6 +94,7 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
       truncated: event.text.length > RECALL_TEXT_LIMIT,
       at: new Date(event.at).toISOString(),
       score: Number(f.score.toFixed(6)),
+      match: matchOf(event.text, termWeights),
       source_refs: [event.event_id],
       channels: f.ranks,
       session_id: event.session_id,
@@ -126,3 +129,18 @@ const memoryItem = (m: MemoryWithSources, score: number, channels: RecallItem['c
   session_id: m.session_id,
   task_id: m.task_id,
 });
+
+/**
+ * How much of the query a text holds: the share of the selected terms' weight found in it (0–1). An answer
+ * holds most of the question's rare words; when even the top item holds little, nothing may answer it.
+ */
+export function matchOf(text: string, weights: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const w of weights.values()) total += w;
+  if (total <= 0) return 0;
+  const tokens = tokenize(text);
+  const held = new Set([...tokens, ...hanCharacters(tokens)]);
+  let found = 0;
+  for (const [term, w] of weights) if (held.has(term)) found += w;
+  return Number((found / total).toFixed(4));
+}
