@@ -14,6 +14,9 @@ describe('maskChineseFunctionWords', () => {
   it('blanks question words, particles, pronouns and demonstratives with their classifier', () => {
     expect(maskChineseFunctionWords('这台电脑是什么时候买的？')).toBe('  电脑   时候买 ？');
     expect(maskChineseFunctionWords('那张报销单')).toBe('  报销单');
+    expect(maskChineseFunctionWords('那顿饭')).toBe('  饭');
+    // 那 | 年纪: a classifier character that begins a word stays.
+    expect(maskChineseFunctionWords('那年纪比你大吗')).toBe(' 年纪  大 ');
     expect(maskChineseFunctionWords('现在用的是哪个版本')).toBe('       版本');
   });
 

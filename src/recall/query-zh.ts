@@ -26,7 +26,8 @@ const QUESTION = words(QUESTION_WORDS).sort((a, b) => b.length - a.length);
 const DROPPED: ReadonlySet<string> = new Set([...QUESTION, ...words(NOW_WORDS)]);
 const PARTICLE: ReadonlySet<string> = new Set(words(PARTICLES));
 const LEXICAL_WORDS: ReadonlySet<string> = new Set(words(LEXICAL));
-const POINTER = new RegExp(`[${DEMONSTRATIVES}][${CLASSIFIERS}]`, 'gu');
+const DEMONSTRATIVE: ReadonlySet<string> = new Set(DEMONSTRATIVES);
+const CLASSIFIER: ReadonlySet<string> = new Set(CLASSIFIERS);
 
 const HAN_RUN = /\p{sc=Han}+/gu;
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
@@ -70,12 +71,32 @@ export function contentSpan(segment: string): [number, number] {
  * (那台, 这次), and "now" words (现在, 目前). The tokenizer then never joins the words on either side.
  */
 export function maskChineseFunctionWords(text: string): string {
-  const blank = (s: string) => ' '.repeat(s.length);
-  return text.replace(POINTER, blank).replace(HAN_RUN, (run) => {
+  return text.replace(HAN_RUN, (run) => {
+    const segments = [...SEGMENTER.segment(run)].map((s) => s.segment);
     let out = '';
-    for (const { segment } of SEGMENTER.segment(run)) {
+    for (let i = 0; i < segments.length; i++) {
+      let segment = segments[i] ?? '';
+      // 那台 / 这次 as one segment, or 那 | 顿 as two: never a classifier that begins a word (那 | 年纪).
+      const next = segments[i + 1] ?? '';
+      if (segment.length === 1 && DEMONSTRATIVE.has(segment) && next.length === 1 && CLASSIFIER.has(next)) {
+        out += '  ';
+        i++;
+        continue;
+      }
+      let lead = '';
+      if (segment.length > 2 && DEMONSTRATIVE.has(segment[0] ?? '') && CLASSIFIER.has(segment[1] ?? '')) {
+        lead = '  ';
+        segment = segment.slice(2);
+      } else if (
+        segment.length === 2 &&
+        DEMONSTRATIVE.has(segment[0] ?? '') &&
+        CLASSIFIER.has(segment[1] ?? '')
+      ) {
+        out += '  ';
+        continue;
+      }
       const [from, to] = contentSpan(segment);
-      out += ' '.repeat(from) + segment.slice(from, to) + ' '.repeat(segment.length - to);
+      out += lead + ' '.repeat(from) + segment.slice(from, to) + ' '.repeat(segment.length - to);
     }
     return out;
   });
