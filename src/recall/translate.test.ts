@@ -11,6 +11,7 @@ const dictionary = dictionaryFrom(
     { word: '退回', glosses: 'to send back' },
     { word: '服务器', glosses: 'server (computer)' },
     { word: '端口', glosses: ['interface', 'port'] },
+  { word: '下午', glosses: ['afternoon', 'p.m.'] },
   ]),
 );
 const translate = (text: string) => translateQuery(text, queryTerms(text), dictionary).map((t) => t.term);
@@ -25,6 +26,7 @@ describe('translateQuery', () => {
 
   it('adds the English terms of Chinese words', () => {
     expect(translate('端口')).toEqual(['interfac', 'port']);
+    expect(translate('下午')).toEqual(['afternoon']);
   });
 
   it('passes ids, numbers and unknown names through untranslated', () => {

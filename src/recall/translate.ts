@@ -56,7 +56,12 @@ export function translateQuery(
     if (isStopWord(term)) continue;
     if (LATIN_WORD.test(term) && term.length >= 3) addChinese(dictionary.chinese(term), term);
     else if (HAN_WORD.test(term))
-      for (const word of dictionary.english(term).slice(0, options.perChinese)) add(word, term);
+      // "p.m." is no English word to look for: terms of three letters or more.
+      for (const word of dictionary
+        .english(term)
+        .filter((w) => w.length >= 3)
+        .slice(0, options.perChinese))
+        add(word, term);
   }
   return [...out.values()];
 }
