@@ -111,11 +111,10 @@ export async function rankDocuments(
   const termWeights = translatedWeights(plan, selection, settings.translatedWeight);
   if (settings.background && selection.owner) {
     const background = settings.background === true ? loadBackground() : settings.background;
+    // A translation has its own weight: the background speaks for the query's own words.
     for (const { term, df } of selection.selected)
-      termWeights.set(
-        term,
-        (termWeights.get(term) ?? 1) * backgroundWeight(term, df, selection.owner, background),
-      );
+      if (!termWeights.has(term))
+        termWeights.set(term, backgroundWeight(term, df, selection.owner, background));
   }
   const bm25Options = { limit: candidates, weights: settings.columns, termWeights };
   const boost = plan.firstPerson ? settings.firstPersonUserBoost : 1;
