@@ -37,11 +37,13 @@ export async function findNeighbours(
       limit <= 0
         ? Promise.resolve([])
         : db.query<DocHit>(
+            // `+d.at`: read the session's rows by the (owner, session) index, not every later document of the
+            // owner by time.
             side === 'after'
               ? `SELECT ${columns} FROM search_docs d WHERE ${where} AND d.session_id = ? AND d.kind = 'event'
-                   AND (d.at > ? OR (d.at = ? AND d.doc_id > ?)) ORDER BY d.at, d.doc_id LIMIT ?`
+                   AND (+d.at > ? OR (+d.at = ? AND d.doc_id > ?)) ORDER BY +d.at, d.doc_id LIMIT ?`
               : `SELECT ${columns} FROM search_docs d WHERE ${where} AND d.session_id = ? AND d.kind = 'event'
-                   AND (d.at < ? OR (d.at = ? AND d.doc_id < ?)) ORDER BY d.at DESC, d.doc_id DESC LIMIT ?`,
+                   AND (+d.at < ? OR (+d.at = ? AND d.doc_id < ?)) ORDER BY +d.at DESC, d.doc_id DESC LIMIT ?`,
             [...params, anchor.sessionId, anchor.at, anchor.at, anchor.docId, limit],
           );
     for (const hit of [...(await near('after', options.after)), ...(await near('before', options.before))]) {

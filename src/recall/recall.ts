@@ -16,6 +16,8 @@ import type { RecallItem, RecallParams, RecallResult } from './schema.js';
 export { loadDictionary } from './dictionary.js';
 
 export const RECALL_TEXT_LIMIT = 1_200;
+/** Items whose `match` is computed (reading their text again costs about 0.1 ms each). */
+export const MATCH_ITEMS = 10;
 
 export interface RecallOptions {
   candidates?: number;
@@ -80,9 +82,10 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   const memoryById = new Map(memories.map((m) => [m.memory_id, m]));
   for (const { fused: f, hit } of hits) {
     const memory = hit.kind === 'event' ? undefined : memoryById.get(hit.ref);
+    const match = (text: string) => (items.length < MATCH_ITEMS ? { match: matchOf(text, termWeights) } : {});
     if (memory) {
       if (memory.status !== 'revoked')
-        items.push({ ...memoryItem(memory, f.score, f.ranks), match: matchOf(memory.text, termWeights) });
+        items.push({ ...memoryItem(memory, f.score, f.ranks), ...match(memory.text) });
       continue;
     }
     const event = hit.kind === 'event' ? eventById.get(hit.ref) : undefined;
@@ -94,7 +97,7 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
       truncated: event.text.length > RECALL_TEXT_LIMIT,
       at: new Date(event.at).toISOString(),
       score: Number(f.score.toFixed(6)),
-      match: matchOf(event.text, termWeights),
+      ...match(event.text),
       source_refs: [event.event_id],
       channels: f.ranks,
       session_id: event.session_id,

@@ -46,8 +46,8 @@ export const RecallItemSchema = z.object({
   truncated: z.boolean(),
   at: z.string(),
   score: z.number(),
-  /** Share (0–1) of the query's selected term weight the item's text holds: low for every item when
-   * nothing answers the query. */
+  /** Share (0–1) of the query's selected term weight the item's text holds (the first ten items): low for
+   * every item when nothing answers the query. */
   match: z.number().optional(),
   source_refs: z.array(z.string()),
   /** Memories only: a candidate is not yet a confirmed fact or an approved rule. */
