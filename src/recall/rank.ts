@@ -69,7 +69,7 @@ export const RANK_DEFAULTS: RankSettings = {
   firstPersonUserBoost: 1.5,
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
-  neighbours: { ...NEIGHBOURS, anchors: 10 },
+  neighbours: { ...NEIGHBOURS, anchors: 5 },
   translatedWeight: 0.8,
   currentFloor: 0.6,
   background: true,

@@ -11,7 +11,7 @@ const dictionary = dictionaryFrom(
     { word: '退回', glosses: 'to send back' },
     { word: '服务器', glosses: 'server (computer)' },
     { word: '端口', glosses: ['interface', 'port'] },
-  { word: '下午', glosses: ['afternoon', 'p.m.'] },
+    { word: '下午', glosses: ['afternoon', 'p.m.'] },
   ]),
 );
 const translate = (text: string) => translateQuery(text, queryTerms(text), dictionary).map((t) => t.term);
