@@ -3,6 +3,8 @@ import { charTokenize, createBaseline } from './baseline.js';
 import { dulemon, stripCjkSpaces } from './datasets/dulemon.js';
 import { locomo, normalizeEvidenceIds } from './datasets/locomo.js';
 import { longmemeval } from './datasets/longmemeval.js';
+import { zhAgent } from './datasets/zh-agent.js';
+import { cjkCharTokenize, createCharBm25 } from './bm25.js';
 import { locomoFixture, longMemEvalFixture } from './fixtures.js';
 
 describe('normalizeEvidenceIds', () => {
@@ -168,5 +170,103 @@ describe('the baseline', () => {
     expect(base.search('dog Rex', 5).sort()).toEqual(['a', 'c']);
     expect(base.search('weather', 5)).toEqual(['b']);
     expect(base.search('nothing here', 5)).toEqual([]);
+  });
+});
+
+describe('the zh-agent loader', () => {
+  const file = {
+    owner: 'device:test',
+    events: [
+      {
+        event_id: 'e1',
+        session_id: 's1',
+        kind: 'user_message',
+        role: 'user',
+        at: '2026-10-01T09:00:00+08:00',
+        text: '帮我订酒店',
+      },
+      {
+        event_id: 'e2',
+        session_id: 's1',
+        task_id: 't001',
+        kind: 'tool_result',
+        role: 'tool',
+        at: '2026-10-01T09:01:00+08:00',
+        text: '已预订全季酒店',
+      },
+    ],
+    questions: [
+      {
+        qid: 'q1',
+        at: '2026-10-02T10:00:00+08:00',
+        query: '订的哪家酒店？',
+        type: 'single-hop',
+        gold_event_ids: ['e2'],
+      },
+      {
+        qid: 'q2',
+        at: '2026-10-02T10:00:00+08:00',
+        query: '机票多少钱？',
+        type: 'abstention',
+        gold_event_ids: [],
+      },
+    ],
+  };
+  const loaded = zhAgent.load(JSON.stringify(file), {});
+  if (!loaded.ok) throw new Error(loaded.issues.join('; '));
+  const conv = loaded.value.conversations[0];
+
+  it('stores every event under the owner with its kind, role, task and zoned time', () => {
+    expect(conv?.owner).toBe('device:test');
+    expect(conv?.units[1]).toMatchObject({
+      id: 'e2',
+      kind: 'tool_result',
+      role: 'tool',
+      taskId: 't001',
+      at: Date.UTC(2026, 9, 1, 1, 1),
+    });
+    expect(zhAgent.timeZone).toBe('Asia/Shanghai');
+  });
+
+  it('scores recall of the gold events and keeps abstention questions apart, unscored', () => {
+    const [q1, q2] = conv?.queries ?? [];
+    expect(q1).toMatchObject({ group: 'single-hop', inOverall: true, evidence: ['e2'] });
+    expect(q2).toMatchObject({ group: 'abstention', inOverall: false, abstention: true });
+    if (!q1 || !q2 || !conv) throw new Error('fixture');
+    expect(zhAgent.score(q1, ['e1', 'e2'], [1, 2], conv)).toEqual({ 'recall@1': 0, 'recall@2': 1 });
+    expect(zhAgent.score(q2, ['e1'], [1], conv)).toEqual({});
+  });
+});
+
+describe('the character BM25 baseline', () => {
+  it('reads lower-cased Latin words and digits and single CJK characters', () => {
+    expect(cjkCharTokenize('BX-2026-1042 被退回, Hotel OK')).toEqual([
+      'bx',
+      '2026',
+      '1042',
+      '被',
+      '退',
+      '回',
+      'hotel',
+      'ok',
+    ]);
+  });
+
+  it('scores Okapi BM25 with each query term counted once', () => {
+    const base = createCharBm25();
+    base.add([
+      { id: 'a', session: 's', role: 'user', at: 0, text: '酒店 酒店' },
+      { id: 'b', session: 's', role: 'user', at: 0, text: '机票' },
+      { id: 'c', session: 's', role: 'user', at: 0, text: '酒' },
+    ]);
+    // n = 3, average length 7/3; 酒 in 2 documents, 店 in 1.
+    const idf = (df: number) => Math.log(1 + (3 - df + 0.5) / (df + 0.5));
+    const tf = (f: number, len: number) => (f * 2.2) / (f + 1.2 * (0.25 + (0.75 * len) / (7 / 3)));
+    const [a, c] = base.scores('酒店酒店');
+    expect(a).toMatchObject({ id: 'a' });
+    expect(a?.score).toBeCloseTo(idf(2) * tf(2, 4) + idf(1) * tf(2, 4), 10);
+    expect(c?.score).toBeCloseTo(idf(2) * tf(1, 1), 10);
+    expect(base.search('机', 5)).toEqual(['b']);
+    expect(base.search('nothing', 5)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 // The human-readable output: a short Markdown report and a hand-written SVG plot of recall@k.
+import { renderAbstention } from './abstention.js';
 import type { GroupSummary, Ratios, SystemSummary } from './aggregate.js';
 import { VECTORS_NAME } from './embed.js';
 import type { EvalMetrics } from './run.js';
@@ -155,6 +156,7 @@ export function renderReport(metrics: EvalMetrics, plotFile: string): string {
     for (const family of metrics.families)
       lines.push(`### ${family}@k`, '', ...familyTable(metrics, family, comparison), '');
   }
+  if (metrics.abstention) lines.push(...renderAbstention(metrics.abstention));
   lines.push(
     '## Latency of one recall call (ms)',
     '',

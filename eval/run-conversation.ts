@@ -27,6 +27,8 @@ export interface SystemAnswer {
   ranked_channels?: RecallItem['channels'][];
   /** Channels that could not answer; the items came from the others (mnemo with vectors only). */
   degraded?: NonNullable<RecallResult['degraded']>;
+  /** The top item's fused score and match (mnemo only; null: nothing was returned). */
+  top?: { score: number; match: number | null } | null;
 }
 
 export interface QueryRecord {
@@ -34,6 +36,8 @@ export interface QueryRecord {
   owner: string;
   group: string;
   in_overall: boolean;
+  /** Nothing answers the question (zh-agent abstention): its top hit is reported apart. */
+  abstention?: boolean;
   question: string;
   at: string;
   evidence: string[];
@@ -66,8 +70,9 @@ export interface RunConversationOptions {
 const toEvent = (u: EvalUnit) => ({
   event_id: u.id,
   session_id: u.session,
-  kind: u.role === 'user' ? 'user_message' : 'agent_reply',
+  kind: u.kind ?? (u.role === 'user' ? 'user_message' : 'agent_reply'),
   role: u.role,
+  ...(u.taskId !== undefined ? { task_id: u.taskId } : {}),
   at: u.at,
   text: u.text,
 });
@@ -79,7 +84,8 @@ export async function runConversation(
 ): Promise<QueryRecord[]> {
   const { module, ks, limit } = options;
   const baseline: Baseline | undefined = options.baseline
-    ? createBaseline(module.baselineTokenize ? { tokenize: module.baselineTokenize } : {})
+    ? (module.baseline?.create() ??
+      createBaseline(module.baselineTokenize ? { tokenize: module.baselineTokenize } : {}))
     : undefined;
   const units = conversation.units;
   const sessionOf = new Map(units.map((u) => [u.id, u.session]));
@@ -136,6 +142,7 @@ export async function runConversation(
         result.took_ms,
       ),
       terms: result.terms,
+      top: result.items[0] ? { score: result.items[0].score, match: result.items[0].match ?? null } : null,
       evidence_channels: evidenceChannels,
       ...(options.vectors ? { ranked_channels: result.items.map((item) => item.channels) } : {}),
       ...(result.degraded ? { degraded: result.degraded } : {}),
@@ -164,6 +171,7 @@ export async function runConversation(
       owner: conversation.owner,
       group: query.group,
       in_overall: query.inOverall,
+      ...(query.abstention ? { abstention: true } : {}),
       question: query.text,
       at: new Date(query.at).toISOString(),
       evidence: query.evidence,

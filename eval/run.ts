@@ -7,11 +7,13 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EmbedConfig } from '../src/embed/embed.js';
 import { createLocalClient, createMethodTable, openMemory } from '../src/index.js';
+import { summarizeAbstention, type AbstentionSummary } from './abstention.js';
 import { ratios, summarizeLatency, summarizeSystem, type Ratios, type SystemSummary } from './aggregate.js';
 import { BASELINE_NAME } from './baseline.js';
 import { dulemon } from './datasets/dulemon.js';
 import { locomo } from './datasets/locomo.js';
 import { longmemeval } from './datasets/longmemeval.js';
+import { zhAgent } from './datasets/zh-agent.js';
 import {
   createStoreEmbedder,
   summarizeEmbedding,
@@ -25,7 +27,12 @@ import { renderRecallPlot, renderReport } from './report.js';
 import { runConversation, type IngestTotals, type QueryRecord } from './run-conversation.js';
 import type { DatasetModule, DatasetName, Result, SkippedQuery } from './types.js';
 
-export const DATASETS: Record<DatasetName, DatasetModule> = { locomo, longmemeval, dulemon };
+export const DATASETS: Record<DatasetName, DatasetModule> = {
+  locomo,
+  longmemeval,
+  dulemon,
+  'zh-agent': zhAgent,
+};
 export const DEFAULT_KS = [1, 5, 10, 25];
 /** Items asked of each recall call: the API's maximum, so that sessions can be ranked below the top k. */
 export const RECALL_LIMIT = 50;
@@ -73,6 +80,8 @@ export interface EvalMetrics {
   embedding?: EmbeddingSummary;
   /** `--embed`: mnemo_vectors ÷ mnemo. */
   vectors_ratio?: Ratios;
+  /** Questions nothing answers (zh-agent): mnemo's top match beside the answerable questions'. */
+  abstention?: AbstentionSummary;
 }
 
 export interface EvalOutcome {
@@ -130,12 +139,13 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
   const runStarted = performance.now();
   let embedder: StoreEmbedder | undefined;
   try {
-    // The data's dates have no zone: stored as UTC, read with a UTC clock so local days stay the data's days.
+    // Dates without a zone are stored as UTC and read with a UTC clock, so local days stay the data's days;
+    // a dataset with zoned times names its calendar.
     const service = await openMemory({
       config: {
         dataDir: storeDir,
         redactEmails: true,
-        timezone: 'UTC',
+        timezone: module.timeZone ?? 'UTC',
         ...(options.embed ? { embed: options.embed } : {}),
       },
     });
@@ -186,6 +196,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       : undefined;
   const baseline = withBaseline ? summarizeSystem(scored(records, 'baseline')) : undefined;
   const apart = [...new Set(records.filter((r) => !r.in_overall).map((r) => r.group))].sort();
+  const abstention = summarizeAbstention(records);
   const metrics: EvalMetrics = {
     dataset: module.name,
     data: { file: basename(dataFile), sha256: createHash('sha256').update(raw).digest('hex') },
@@ -218,8 +229,11 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       ...(mnemoVectors ? { mnemo_vectors: mnemoVectors } : {}),
       ...(baseline ? { baseline } : {}),
     },
-    ...(baseline ? { baseline_name: BASELINE_NAME, ratio: ratios(mnemo, baseline) } : {}),
+    ...(baseline
+      ? { baseline_name: module.baseline?.name ?? BASELINE_NAME, ratio: ratios(mnemo, baseline) }
+      : {}),
     ...(embedding && mnemoVectors ? { embedding, vectors_ratio: ratios(mnemoVectors, mnemo) } : {}),
+    ...(abstention ? { abstention } : {}),
   };
 
   const outDir = options.outDir ?? defaultOutDir(module.name);

@@ -1,6 +1,7 @@
 // Shapes shared by the harness: a dataset becomes conversations of units (events) and scored queries.
+import type { Baseline } from './baseline.js';
 
-export type DatasetName = 'locomo' | 'longmemeval' | 'dulemon';
+export type DatasetName = 'locomo' | 'longmemeval' | 'dulemon' | 'zh-agent';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; issues: string[] };
 
@@ -8,7 +9,10 @@ export type Result<T> = { ok: true; value: T } | { ok: false; issues: string[] }
 export interface EvalUnit {
   id: string;
   session: string;
-  role: 'user' | 'agent';
+  role: 'user' | 'agent' | 'tool' | 'system';
+  /** The event kind; default: `user_message` for the user, `agent_reply` otherwise. */
+  kind?: string;
+  taskId?: string;
   /** Epoch milliseconds. */
   at: number;
   text: string;
@@ -29,6 +33,8 @@ export interface EvalQuery {
   evidenceSessions?: string[];
   /** How many units (in order) are stored before the query runs; default: all of them. */
   visibleUnits?: number;
+  /** Nothing answers it (zh-agent abstention): not scored for recall; its top hit is reported apart. */
+  abstention?: boolean;
 }
 
 export interface EvalConversation {
@@ -62,8 +68,12 @@ export interface DatasetModule {
   families: string[];
   /** What a group is called in the report ("category", "question type", …). */
   groupLabel: string;
+  /** The calendar relative time expressions are read in (`MNEMO_TIMEZONE`); default UTC. */
+  timeZone?: string;
   /** The baseline's tokenizer; default: the library's own. */
   baselineTokenize?: (text: string) => string[];
+  /** Another baseline than MiniSearch's BM25 (the dataset's own reference), with the name it is reported by. */
+  baseline?: { name: string; create: () => Baseline };
   load(raw: string, options: { subset?: number }): Result<EvalDataset>;
   score(
     query: EvalQuery,

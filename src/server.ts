@@ -17,6 +17,7 @@ import { startHttpServer, type HttpServer } from './protocol/http.js';
 import type { MethodTable } from './protocol/method.js';
 import { createMethodTable } from './protocol/methods.js';
 import { startSocketServer, type SocketServer } from './protocol/socket.js';
+import { loadDictionary } from './recall/recall.js';
 import { openMemory, type MemoryService } from './service.js';
 import { tenantAuthenticator } from './tokens/tokens.js';
 import { createObservationWorker } from './worker.js';
@@ -131,6 +132,16 @@ export async function startServer(
     : null;
   if (embedder) log.info({ model: service.embedding?.model }, 'embedding worker started');
   embedder?.start();
+  // The bilingual dictionary is read on the first recall that needs it; read it now instead, once the
+  // faces listen, so that no client waits for it (recall/dictionary.ts).
+  const warm = setTimeout(() => {
+    try {
+      loadDictionary();
+    } catch (error) {
+      log.warn({ err: error }, 'bilingual dictionary not loaded; recall translates no terms until it is');
+    }
+  }, 0);
+  warm.unref();
   let closing: Promise<void> | undefined;
   return {
     service,
@@ -142,6 +153,7 @@ export async function startServer(
     close() {
       // invariant: work already acknowledged is finished before the store closes (test: graceful shutdown).
       closing ??= (async () => {
+        clearTimeout(warm);
         await Promise.all([openSocket.close(), http?.close(), worker?.stop(), embedder?.stop()]);
         await service.close();
       })();

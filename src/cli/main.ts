@@ -174,6 +174,7 @@ export async function main(
     ['locomo', 'LoCoMo evidence recall@k per question category'],
     ['longmemeval', 'LongMemEval session recall_all@k / NDCG@k and turn recall_all@k'],
     ['dulemon', 'DuLeMon (Chinese): recall@k of the persona memory a turn uses'],
+    ['zh-agent', 'zh-agent-memory (Chinese/English agent log): recall@k of the gold events by question type'],
   ] as const;
   for (const [dataset, about] of evalDatasets) {
     evalGroup

@@ -7,11 +7,17 @@ import { getEventsByIds } from '../ingest/store.js';
 import { getMemoriesByIds, type MemoryWithSources } from '../observe/observe.js';
 import type { DocHit } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
+import { hanCharacters, tokenize } from '../text/tokenize.js';
+import { loadDictionary, type Dictionary } from './dictionary.js';
 import { planQuery } from './query.js';
 import { RANK_DEFAULTS, rankDocuments, type ChannelWeights } from './rank.js';
 import { RECALL_KINDS, type RecallItem, type RecallParams, type RecallResult } from './schema.js';
 
+export { loadDictionary } from './dictionary.js';
+
 export const RECALL_TEXT_LIMIT = 1_200;
+/** Items whose `match` is computed (reading their text again costs about 0.1 ms each). */
+export const MATCH_ITEMS = 10;
 
 export interface RecallOptions {
   candidates?: number;
@@ -22,13 +28,20 @@ export interface RecallOptions {
   now?: () => number;
   /** The vector channel; absent: no embedding call and no vector query at all. */
   vectors?: VectorSearch;
+  /** The bilingual dictionary for cross-lingual terms; default CC-CEDICT, `null`: no translation. */
+  dictionary?: Dictionary | null;
 }
 
 export async function recallMemory(db: Queryable, params: RecallParams, options: RecallOptions = {}) {
   const started = performance.now();
   const candidates = options.candidates ?? Math.max(50, params.limit * 5);
   const at = params.at ?? (options.now ?? Date.now)();
-  const plan = planQuery(params.query, { at, ...(options.timeZone ? { timeZone: options.timeZone } : {}) });
+  const dictionary = options.dictionary === undefined ? loadDictionary() : options.dictionary;
+  const plan = planQuery(params.query, {
+    at,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(dictionary ? { dictionary } : {}),
+  });
   const filters = {
     owner: params.owner,
     // Object documents are not recall items yet (the knowledge part of recall adds them).
@@ -43,7 +56,7 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   // vector table, calls no server and recalls exactly as before"). Started first: the query's embedding
   // is fetched while the other channels run.
   const vector = options.vectors?.search(params.query, filters, candidates);
-  const { fused, docs, selection } = await rankDocuments(
+  const { fused, docs, selection, termWeights } = await rankDocuments(
     db,
     params.query,
     plan,
@@ -70,8 +83,10 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   const memoryById = new Map(memories.map((m) => [m.memory_id, m]));
   for (const { fused: f, hit } of hits) {
     const memory = hit.kind === 'event' ? undefined : memoryById.get(hit.ref);
+    const match = (text: string) => (items.length < MATCH_ITEMS ? { match: matchOf(text, termWeights) } : {});
     if (memory) {
-      if (memory.status !== 'revoked') items.push(memoryItem(memory, f.score, f.ranks));
+      if (memory.status !== 'revoked')
+        items.push({ ...memoryItem(memory, f.score, f.ranks), ...match(memory.text) });
       continue;
     }
     const event = hit.kind === 'event' ? eventById.get(hit.ref) : undefined;
@@ -83,6 +98,7 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
       truncated: event.text.length > RECALL_TEXT_LIMIT,
       at: new Date(event.at).toISOString(),
       score: Number(f.score.toFixed(6)),
+      ...match(event.text),
       source_refs: [event.event_id],
       channels: f.ranks,
       session_id: event.session_id,
@@ -117,3 +133,18 @@ const memoryItem = (m: MemoryWithSources, score: number, channels: RecallItem['c
   session_id: m.session_id,
   task_id: m.task_id,
 });
+
+/**
+ * How much of the query a text holds: the share of the selected terms' weight found in it (0–1). An answer
+ * holds most of the question's rare words; when even the top item holds little, nothing may answer it.
+ */
+export function matchOf(text: string, weights: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const w of weights.values()) total += w;
+  if (total <= 0) return 0;
+  const tokens = tokenize(text);
+  const held = new Set([...tokens, ...hanCharacters(tokens)]);
+  let found = 0;
+  for (const [term, w] of weights) if (held.has(term)) found += w;
+  return Number((found / total).toFixed(4));
+}

@@ -33,6 +33,10 @@ export const ChannelRanksSchema = z.object({
   recency: z.number().int().optional(),
   /** Rank among the nearest documents by embedding (only with an embedding provider configured). */
   vector: z.number().int().optional(),
+  /** Rank among the session neighbours of the best hits (the reply after a matched turn, its tool result). */
+  neighbour: z.number().int().optional(),
+  /** For a question about the present: rank among the best hits no later one on their subject supersedes. */
+  current: z.number().int().optional(),
 });
 
 export const RecallItemSchema = z.object({
@@ -42,6 +46,9 @@ export const RecallItemSchema = z.object({
   truncated: z.boolean(),
   at: z.string(),
   score: z.number(),
+  /** Share (0–1) of the query's selected term weight the item's text holds (the first ten items): low for
+   * every item when nothing answers the query. */
+  match: z.number().optional(),
   source_refs: z.array(z.string()),
   /** Memories only: a candidate is not yet a confirmed fact or an approved rule. */
   status: z.enum(MEMORY_STATUSES).optional(),

@@ -16,6 +16,7 @@ import {
   type Span,
 } from './calendar.js';
 import { consume, type Found, type TimeRule } from './time-scan.js';
+import { HOLIDAY_RULES } from './time-zh-holiday.js';
 
 const DIGITS: Record<string, number> = {
   〇: 0,
@@ -106,22 +107,33 @@ function inWeek(at: number, back: number, day: string | undefined): Span {
 const RELATIVE_YEAR: Record<string, number> = { 前年: -2, 去年: -1, 今年: 0, 明年: 1 };
 const RELATIVE_DAY: Record<string, number> = { 大前天: -3, 前天: -2, 昨: -1, 今: 0 };
 
+// People type spaces between numbers and units (11 月 24 号): `S` allows them.
+const S = '\\s*';
+
 const RULES: TimeRule[] = [
+  // First: festivals and workdays hold month and weekday names the rules below would read alone.
+  ...HOLIDAY_RULES,
   [
     new RegExp(
-      `(\\d{4}|[〇零一二三四五六七八九]{4})年(?:${MONTH_NUM}月份?(?:${DAY_NUM}[日号]|${PART})?)?`,
+      `(\\d{4}|[〇零一二三四五六七八九]{4})${S}年(?:${S}${MONTH_NUM}${S}月份?(?:${S}${DAY_NUM}${S}[日号]|${PART})?)?`,
       'g',
     ),
     (m) => inYear(num(m[1]), m[2], m[3], m[4]),
   ],
   [
-    new RegExp(`(前年|去年|今年|明年)(?:${MONTH_NUM}月份?(?:${DAY_NUM}[日号]|${PART})?)?`, 'g'),
+    new RegExp(
+      `(前年|去年|今年|明年)(?:${S}${MONTH_NUM}${S}月份?(?:${S}${DAY_NUM}${S}[日号]|${PART})?)?`,
+      'g',
+    ),
     (m, at) => inYear(yearOf(at) + (RELATIVE_YEAR[m[1] ?? ''] ?? 0), m[2], m[3], m[4]),
   ],
-  [new RegExp(`${NUM}个?多?${UNIT}多?(?:之|以)?前`, 'g'), (m, at) => ago(at, num(m[1]), m[2] ?? '天')],
+  [new RegExp(`${NUM}${S}个?多?${UNIT}多?(?:之|以)?前`, 'g'), (m, at) => ago(at, num(m[1]), m[2] ?? '天')],
   [new RegExp(`(?:过去|最近|近)的?${NUM}个?${UNIT}`, 'g'), (m, at) => past(at, num(m[1]), m[2] ?? '天')],
-  [new RegExp(`${MONTH_NUM}月份?${DAY_NUM}[日号]`, 'g'), (m, at) => latestDate(at, num(m[1]), num(m[2]))],
-  [new RegExp(`${MONTH_NUM}月份?${PART}?`, 'g'), (m, at) => monthPart(latestMonth(at, num(m[1])), m[2])],
+  [
+    new RegExp(`${MONTH_NUM}${S}月份?${S}${DAY_NUM}${S}[日号]`, 'g'),
+    (m, at) => latestDate(at, num(m[1]), num(m[2])),
+  ],
+  [new RegExp(`${MONTH_NUM}${S}月份?${PART}?`, 'g'), (m, at) => monthPart(latestMonth(at, num(m[1])), m[2])],
   [
     /(大前天|前天)|(昨|今)(?:天|日|晚|早|夜|儿)/g,
     (m, at) => daySpan(at + (RELATIVE_DAY[m[1] ?? m[2] ?? ''] ?? 0) * DAY),

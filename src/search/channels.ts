@@ -61,13 +61,14 @@ export async function selectTerms(
   const unique = [...new Set(terms)];
   const content = unique.filter((t) => !isStopWord(t)).slice(0, MAX_LOOKUPS);
   const stop = unique.filter(isStopWord).slice(0, MAX_LOOKUPS);
-  // Stop words are only chosen when nothing else matches: a rough count of them is enough.
+  // Stop words are only chosen when the query has no content word at all (a rough count of them is
+  // enough); a query whose content words all miss finds nothing rather than every "the" (issue 11).
   const found = [
     ...(await index.termStats(db, stats, content, TERM_LOOKUP_CAP)),
     ...(await index.termStats(db, stats, stop, STOP_WORD_LOOKUP_CAP)),
   ].filter((t) => t.df > 0);
   const contentFound = found.filter((t) => !isStopWord(t.term));
-  const pool = (contentFound.length > 0 ? contentFound : found).sort((a, b) => a.df - b.df);
+  const pool = (content.length > 0 ? contentFound : found).sort((a, b) => a.df - b.df);
   const selected: TermStat[] = [];
   let postings = 0;
   for (const stat of pool) {
@@ -96,6 +97,8 @@ export interface Bm25Options {
   spans?: readonly { from: number; to: number }[];
   /** Postings read at most; a single term with more is scored over its newest documents only. */
   maxPostings?: number;
+  /** Weight of a term's score (default 1): e.g. lower for a translated term. */
+  termWeights?: ReadonlyMap<string, number>;
 }
 
 /** A BM25 hit with what recall's priors read: the document's session and author role. */
@@ -134,10 +137,20 @@ export async function searchBm25(
   const spans = options.spans ?? [];
   const [first] = selection.selected;
   const overBudget = first !== undefined && first.df > maxPostings;
+  const weightOf = (term: string) => options.termWeights?.get(term) ?? 1;
   const terms =
     first && overBudget
-      ? [{ df: first.df, postings: await index.newestPostings(db, owner, first.term, filters, maxPostings) }]
-      : await readPostings(db, owner, selection.selected);
+      ? [
+          {
+            df: first.df,
+            weight: weightOf(first.term),
+            postings: await index.newestPostings(db, owner, first.term, filters, maxPostings),
+          },
+        ]
+      : (await readPostings(db, owner, selection.selected)).map((t, i) => ({
+          ...t,
+          weight: weightOf(selection.selected[i]?.term ?? ''),
+        }));
   const ids = new Set<number>();
   for (const term of terms) for (const id of term.postings.keys()) ids.add(id);
   const docs = await index.lengths(db, [...ids], filters);

@@ -5,16 +5,17 @@ import type { FieldCounts, OwnerStats } from './index.js';
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-/** FTS5's idf: never negative, so a term in most documents still counts a little. */
-export const idf = (docs: number, df: number): number => {
-  const value = Math.log((docs - df + 0.5) / (df + 0.5));
-  return value > 0 ? value : 1e-6;
-};
+/**
+ * Lucene's idf, log(1 + (N - df + 0.5) / (df + 0.5)): always positive and falling smoothly with df. FTS5's
+ * log((N - df + 0.5) / (df + 0.5)) is zero or less for a term in half an owner's documents, which on a small
+ * owner (a new user, a short session) leaves every common word of a query worth nothing.
+ */
+export const idf = (docs: number, df: number): number => Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 
 export interface ScoreInput {
   owner: Pick<OwnerStats, 'docs' | 'tokens'>;
-  /** Per term: its document frequency and its documents' field counts. */
-  terms: ReadonlyArray<{ df: number; postings: ReadonlyMap<number, FieldCounts> }>;
+  /** Per term: its document frequency, its documents' field counts and its weight (default 1). */
+  terms: ReadonlyArray<{ df: number; postings: ReadonlyMap<number, FieldCounts>; weight?: number }>;
   /** Tokens of each candidate document. */
   lengths: ReadonlyMap<number, number>;
   /** Weight of each field: body, cues, context, chars. */
@@ -27,7 +28,7 @@ export function bm25Scores(input: ScoreInput): Map<number, number> {
   const avgLen = owner.docs > 0 ? owner.tokens / owner.docs : 1;
   const scores = new Map<number, number>();
   for (const term of input.terms) {
-    const w = idf(owner.docs, term.df);
+    const w = idf(owner.docs, term.df) * (term.weight ?? 1);
     for (const [docId, counts] of term.postings) {
       const len = lengths.get(docId);
       if (len === undefined) continue;

@@ -23,4 +23,5 @@ export {
   type TermSelection,
 } from './channels.js';
 export { fuseRankings, type Fused, type RankedList } from './rrf.js';
+export { idf } from './score.js';
 export { filterSql, type DocFilters } from './filters.js';

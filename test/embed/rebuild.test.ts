@@ -82,7 +82,7 @@ describe.each(VECTOR_ENGINES)('on %s', (engine) => {
       let svc = await open({ dimensions: 16 });
       expect((await health()).embedding).toMatchObject({ embedded: 0, pending: embedded, dimensions: null });
       const calls = embeddings.requests.length;
-      expect((await recall('alice', 'automobile')).items).toEqual([]);
+      expect((await recall('alice', 'carro')).items).toEqual([]);
       expect(embeddings.requests.length).toBe(calls);
       const steps = await drain(workerOf(svc));
       expect(steps[0]).toMatchObject({
@@ -93,7 +93,7 @@ describe.each(VECTOR_ENGINES)('on %s', (engine) => {
       expect(embeddings.requests.slice(calls).every((r) => r.body.dimensions === 16)).toBe(true);
       const events = { kinds: ['event'] };
       expect(
-        ids(await recall('alice', 'automobile', events))
+        ids(await recall('alice', 'carro', events))
           .slice(0, 2)
           .sort(),
       ).toEqual(['a1', 'a4']);
@@ -104,7 +104,7 @@ describe.each(VECTOR_ENGINES)('on %s', (engine) => {
       expect((await health()).embedding).toMatchObject({ model: 'concepts-v2', embedded, dimensions: 32 });
       expect(await storedVectors()).toBe(embedded);
       expect(
-        ids(await recall('alice', 'automobile', events))
+        ids(await recall('alice', 'carro', events))
           .slice(0, 2)
           .sort(),
       ).toEqual(['a1', 'a4']);

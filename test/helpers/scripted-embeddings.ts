@@ -13,7 +13,8 @@ export interface EmbeddingBody {
 
 /** Synonyms across English and Chinese; each concept owns one dimension. */
 export const CONCEPTS: ReadonlyArray<readonly string[]> = [
-  ['car', 'cars', 'automobile', 'automobiles', 'vehicle', 'sedan', '汽车', '轿车'],
+  // carro: a word the bilingual dictionary lacks, so that only the vector channel can find "car" for it.
+  ['car', 'cars', 'automobile', 'automobiles', 'vehicle', 'sedan', 'carro', '汽车', '轿车'],
   ['doctor', 'physician', 'clinic', 'hospital', '医生', '医院'],
   ['dog', 'puppy', 'canine', '狗', '小狗'],
   ['invoice', 'receipt', 'bill', 'reimbursement', '发票', '报销'],
