@@ -20,6 +20,9 @@ export const ERROR_CODES = {
   LEASE_LOST: 'The lease token is stale or the lease expired and was taken by another worker.',
   BATCH_NOT_FOUND: 'No such observation batch.',
   PROPOSAL_INVALID: 'The proposal failed validation.',
+  REVISION_CONFLICT: 'The document changed since the expected revision; read it again and retry.',
+  CREDENTIAL_VALUE_REFUSED:
+    'A credential value cannot be stored here; store a reference to where it is kept.',
   SCHEMA_TOO_NEW: 'The database was written by a newer mnemo.',
   MIGRATION_FAILED: 'A schema migration failed.',
   SOCKET_IN_USE: 'Another mnemo instance answers on this socket.',

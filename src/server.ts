@@ -16,6 +16,7 @@ import { startHttpServer, type HttpServer } from './protocol/http.js';
 import type { MethodTable } from './protocol/method.js';
 import { createMethodTable } from './protocol/methods.js';
 import { startSocketServer, type SocketServer } from './protocol/socket.js';
+import { ORGANIZE_WORKER, startOrganizeWorker } from './organize/worker.js';
 import { openMemory, type MemoryService } from './service.js';
 import { tenantAuthenticator } from './tokens/tokens.js';
 import { createObservationWorker } from './worker.js';
@@ -123,6 +124,12 @@ export async function startServer(
     : null;
   if (embedder) log.info({ model: service.embedding?.model }, 'embedding worker started');
   embedder?.start();
+  // invariant: with --organizer external no organize job is claimed here; the worker stops before the store
+  // closes (test: test/organize/server.test.ts).
+  const organizer =
+    config.organizer === 'external'
+      ? null
+      : startOrganizeWorker(service, config, { gate: createTurnGate({ activity, name: ORGANIZE_WORKER }) });
   let closing: Promise<void> | undefined;
   return {
     service,
@@ -134,7 +141,13 @@ export async function startServer(
     close() {
       // invariant: work already acknowledged is finished before the store closes (test: graceful shutdown).
       closing ??= (async () => {
-        await Promise.all([openSocket.close(), http?.close(), worker?.stop(), embedder?.stop()]);
+        await Promise.all([
+          openSocket.close(),
+          http?.close(),
+          worker?.stop(),
+          embedder?.stop(),
+          organizer?.stop(),
+        ]);
         await service.close();
       })();
       return closing;

@@ -17,6 +17,7 @@ import { createTempDirs } from './helpers/temp.js';
 const OWN = 'team:acme/a';
 const OTHER = 'team:other/x';
 const GHOST = 'team:ghost/y';
+const IDLE = 'team:acme/idle';
 /** What the other owner stored that no answer to the tenant may carry. */
 const NEEDLES = [OTHER, 'the zanzibar ledger is locked in vault', 'other-session', 'other-task'];
 
@@ -25,10 +26,17 @@ interface Batch {
   token: string;
   events: Array<{ event_id: string }>;
 }
+interface Job {
+  job_id: string;
+  token: string;
+}
 interface Probe {
   owner: string | undefined;
   batch: Batch;
   victim: string;
+  /** An organize job of the tenant's own (commit, fail) and a node of its own (chain.node). */
+  job?: Job;
+  node?: string;
 }
 
 const event = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
@@ -41,6 +49,9 @@ const event = (id: string, text: string, extra: Record<string, unknown> = {}) =>
 });
 const withOwner = (owner: string | undefined) => (owner === undefined ? {} : { owner });
 let probes = 0;
+/** The revision the next in-scope core update expects (each one that succeeds adds one). */
+let soulRevision = 0;
+const NO_JOB: Job = { job_id: 'oj_none', token: 'none' };
 
 /** Params for every method; a method added to the catalog without an entry here does not compile. */
 const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
@@ -75,6 +86,29 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     reason: 'probe',
   }),
   'memory.observation.status': ({ owner }) => withOwner(owner),
+  'memory.chain.context': ({ owner }) => ({ ...withOwner(owner), max_tokens: 2_000 }),
+  'memory.chain.node': ({ owner, node }) => ({ ...withOwner(owner), node_id: node ?? 'nd_none' }),
+  'memory.chain.status': ({ owner }) => withOwner(owner),
+  'memory.chain.tick': ({ owner }) => withOwner(owner),
+  'memory.chain.core.bootstrap': ({ owner }) => ({ ...withOwner(owner), docs: { USER: 'acme user' } }),
+  'memory.chain.core.update': ({ owner }) => ({
+    ...withOwner(owner),
+    doc: 'SOUL',
+    text: 'probe soul',
+    expected_revision: soulRevision,
+  }),
+  'memory.chain.core.get': ({ owner }) => withOwner(owner),
+  'memory.organize.request': ({ owner }) => ({ ...withOwner(owner), kind: 'compact' }),
+  // Inside the scope, an owner without jobs: a lease taken here would hold up the probes' own jobs.
+  'memory.organize.claim': ({ owner }) => withOwner(owner === OWN ? IDLE : owner),
+  'memory.organize.commit': ({ owner, job = NO_JOB }) => ({
+    ...withOwner(owner),
+    ...job,
+    summary: { text: 'a probe summary' },
+  }),
+  'memory.organize.fail': ({ owner, job = NO_JOB }) => ({ ...withOwner(owner), ...job, reason: 'probe' }),
+  'memory.organize.inspect': ({ owner }) => ({ ...withOwner(owner), refs: ['event:shared-1'] }),
+  'memory.organize.notices': ({ owner }) => withOwner(owner),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
@@ -96,8 +130,12 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
   beforeAll(async () => {
     const store = await engineConfig(engine);
     drop = store.drop;
+    soulRevision = 0;
     const dir = temp.make();
-    const base = loadConfig({ dataDir: dir, http: '127.0.0.1:0', observer: 'external' }, {});
+    const base = loadConfig(
+      { dataDir: dir, http: '127.0.0.1:0', observer: 'external', organizer: 'external' },
+      {},
+    );
     server = await startServer({ ...base, ...store.config }, silentLogger(), { checkResults: true });
     url = server.http?.url ?? '';
     admin = createHttpClient(url, { dataDir: dir });
@@ -123,7 +161,35 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
       accepted: 9,
     });
     await tenant.close();
+    // A node of the tenant's own, and its compaction finished, so that only the probes queue jobs.
+    const compact = { owner: OWN, kind: 'compact', keep_recent_tokens: 0 };
+    await admin.call('memory.organize.request', compact);
+    for (;;) {
+      const job = await admin.call<Job & { job_id: string | null }>('memory.organize.claim', { owner: OWN });
+      if (job.job_id === null) break;
+      const done = await admin.call<{ receipt: { node_id: string } }>('memory.organize.commit', {
+        owner: OWN,
+        ...job,
+        summary: { text: 'acme tasks were done' },
+      });
+      ownNode ??= done.receipt.node_id;
+    }
   });
+
+  let ownNode: string | undefined;
+  /** A leased compact step of the tenant's own: two new events, an explicit request (which wakes a retry). */
+  const claimJob = async (via: (m: string, p: unknown) => Promise<unknown>): Promise<Job> => {
+    const events = [
+      event(`probe-${++probes}`, 'acme probe one'),
+      event(`probe-${++probes}`, 'acme probe two'),
+    ];
+    await via('memory.events.ingest', { owner: OWN, events });
+    await via('memory.organize.request', { owner: OWN, kind: 'compact', keep_recent_tokens: 0 });
+    const job = (await via('memory.organize.claim', { owner: OWN })) as Job;
+    expect(job.job_id, 'the tenant has an organize job of its own').toEqual(expect.any(String));
+    return job;
+  };
+  const leased = (name: MethodName) => name === 'memory.organize.commit' || name === 'memory.organize.fail';
   afterAll(async () => {
     await admin.close();
     await server.close();
@@ -194,8 +260,11 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
         const spec = specOf(name);
         if (spec.callers === 'all') continue;
         const batch = spec.owner === 'resource' ? await claimOwn(rpc) : otherBatch;
-        const answer = await post(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
-        expect([name, answer.status]).toEqual([name, 200]);
+        const job = leased(name) ? await claimJob(rpc) : NO_JOB;
+        const probe = { owner: OWN, batch, victim: victim.id, job, ...(ownNode ? { node: ownNode } : {}) };
+        const answer = await post(name, PARAMS[name](probe));
+        expect([name, answer.status, answer.text]).toEqual([name, 200, answer.text]);
+        if (name === 'memory.chain.core.update') soulRevision++;
       }
       const read = (await rpc('timeline.read', { owner: OWN, id: 'shared-1' })) as { text: string };
       expect(read.text).toBe('acme keeps its own notes');
@@ -262,9 +331,13 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
       for (const name of NAMES) {
         const spec = specOf(name);
         if (spec.callers === 'all') continue;
-        const batch = spec.owner === 'resource' ? await claimOwn((m, p) => tenant.call(m, p)) : otherBatch;
-        const answer = await outcome(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
-        expect([name, answer.ok]).toEqual([name, true]);
+        const via = (m: string, p: unknown) => tenant.call(m, p);
+        const batch = spec.owner === 'resource' ? await claimOwn(via) : otherBatch;
+        const job = leased(name) ? await claimJob(via) : NO_JOB;
+        const probe = { owner: OWN, batch, victim: victim.id, job, ...(ownNode ? { node: ownNode } : {}) };
+        const answer = await outcome(name, PARAMS[name](probe));
+        expect([name, answer.ok, answer]).toEqual([name, true, answer]);
+        if (name === 'memory.chain.core.update') soulRevision++;
       }
     });
   });

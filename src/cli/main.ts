@@ -67,8 +67,19 @@ export async function main(
         'who observes batches (env MNEMO_OBSERVER, default builtin)',
       ).choices(['builtin', 'external']),
     )
+    .addOption(
+      new Option(
+        '--organizer <organizer>',
+        'who runs organize jobs (env MNEMO_ORGANIZER, default builtin)',
+      ).choices(['builtin', 'external']),
+    )
     .action(
-      async (opts: { http: string | boolean; logLevel?: 'info'; observer?: 'builtin' | 'external' }) => {
+      async (opts: {
+        http: string | boolean;
+        logLevel?: 'info';
+        observer?: 'builtin' | 'external';
+        organizer?: 'builtin' | 'external';
+      }) => {
         const http = opts.http === false ? false : typeof opts.http === 'string' ? opts.http : undefined;
         exitCode = await (
           await import('./commands/serve.js')
@@ -77,6 +88,7 @@ export async function main(
             ...(http !== undefined ? { http } : {}),
             ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
             ...(opts.observer ? { observer: opts.observer } : {}),
+            ...(opts.organizer ? { organizer: opts.organizer } : {}),
           }),
           io.out,
         );

@@ -29,6 +29,7 @@ import {
   TimelineReadParamsSchema,
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
+import { ORGANIZE_METHODS } from '../organize/specs.js';
 import {
   TokenCreateParamsSchema,
   TokenCreateResultSchema,
@@ -154,6 +155,7 @@ export const METHODS = {
     access: 'read',
     owner: 'optional',
   }),
+  ...ORGANIZE_METHODS,
   'tokens.create': spec({
     summary:
       'Create a tenant token for owner patterns (exact or prefix/*); the token is in this answer only.',

@@ -4,7 +4,9 @@ import { ingestEvents } from '../ingest/ingest.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
+import { ORGANIZE_WORKER } from '../organize/worker.js';
 import { observeHandlers } from '../observe/methods.js';
+import { organizeHandlers } from '../organize/methods.js';
 import { recallMemory } from '../recall/recall.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
 import type { MemoryService } from '../service.js';
@@ -115,6 +117,10 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       redactor: service.redactor,
       now: service.now,
       ...(activity ? { deferring: () => activity.deferring(OBSERVATION_WORKER) } : {}),
+    }),
+    ...organizeHandlers({
+      ...service,
+      ...(activity ? { deferring: () => activity.deferring(ORGANIZE_WORKER) } : {}),
     }),
     ...tokenHandlers({ driver: db, now: service.now }),
   });
