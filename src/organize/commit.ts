@@ -113,7 +113,8 @@ export async function commitStep(deps: EndLeaseDeps, params: CommitParams): Prom
     if (held.kind === 'committed') return held.receipt;
     await tx.lockOwner(organizeLock(params.owner));
     const state = await ownerState(tx, params.owner, true);
-    // invariant: a step applies only to the timeline it was planned on (fenced by token and version).
+    // invariant: a step applies only to the timeline it was planned on, fenced by token and version (test:
+    // test/organize/jobs.test.ts "refuses a step planned on a timeline that changed since").
     if (!state || state.version !== held.job.step_version) {
       throw new MemoryError('LEASE_LOST', `the timeline of job ${params.job_id} changed since the claim`, {
         job_id: params.job_id,

@@ -123,7 +123,7 @@ export async function chainContext(deps: ContextDeps, p: ContextParams): Promise
     nodes: await countActiveNodes(deps.driver, p.owner, p.session_id),
   };
   // invariant: the answer never exceeds either budget: every entry is costed before it is taken, the omission
-  // marker is reserved at its longest, and the whole text is measured again (test: src/organize/context.test.ts).
+  // marker is reserved at its longest, and the whole text is measured again (test: test/organize/context.test.ts).
   let room = roomLeft(budget, addCost(used, costOf(counter, HEADER + marker(totals.nodes, totals.events))));
   const taken: Entry[] = [];
   if (totals.events + totals.nodes > 0 && room.tokens >= 0 && room.bytes >= 0) {

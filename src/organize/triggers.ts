@@ -40,7 +40,7 @@ async function hasWork(tx: Queryable, state: OwnerState, options: OrganizeOption
 /**
  * One owner's triggers. invariant: an automatic trigger queues nothing of a kind whose failure notice
  * waits for acknowledgement, and a failed job is never queued again automatically (test:
- * test/organize/notices.test.ts).
+ * test/organize/triggers.test.ts "keeps a failed automatic job’s notice…").
  */
 async function checkOwner(tx: Queryable, state: OwnerState, options: OrganizeOptions, now: number) {
   const queued: QueuedJob[] = [];

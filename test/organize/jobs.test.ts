@@ -151,6 +151,13 @@ describe.each(ENGINES)('organize jobs on %s', (engine) => {
     expect(failure?.code).toBe('PROPOSAL_INVALID');
   });
 
+  it('refuses a step planned on a timeline that changed since', async () => {
+    const job = await claim();
+    await f.service.driver.run(`UPDATE organize_owners SET version = version + 1 WHERE owner = 'alice'`);
+    expect(await codeOf(commit(job))).toBe('LEASE_LOST');
+    expect(await f.count('SELECT count(*) AS n FROM memory_nodes')).toBe(0);
+  });
+
   it('leases one job of an owner at a time, and a job to one of two concurrent claims', async () => {
     await f.client.call('memory.organize.request', { owner: 'alice', kind: 'organize' });
     await f.ingest('bob', conversation(20, { prefix: 'b' }));

@@ -39,7 +39,7 @@ CREATE INDEX memory_nodes_active ON memory_nodes (owner, first_seq) WHERE parent
 CREATE INDEX memory_nodes_parent ON memory_nodes (parent_id, first_seq) WHERE parent_id IS NOT NULL;
 
 -- invariant: a node never changes once written, but for being covered once by the node above it
--- (test: test/organize/compaction.test.ts "keeps every event reachable…").
+-- (test: test/organize/compaction.test.ts "…nodes refuse to change").
 CREATE TRIGGER memory_nodes_append_only_update
   BEFORE UPDATE OF node_id, owner, level, first_seq, last_seq, first_at, last_at, events, children, text, tokens, job_id, created_at
   ON memory_nodes
