@@ -3,14 +3,14 @@
 import type { Driver } from '../storage/driver.js';
 import type { TokenCounter } from '../text/tokens.js';
 import { addCost, costOf, cutToFit, fitsIn, roomLeft, type Cost } from './budget.js';
-import { organizeLock } from './claim.js';
 import { syncCoreFiles, type CoreDeps } from './core.js';
 import type { OrganizeOptions } from './options.js';
 import { CORE_DOCS, type ContextParams, type ContextResult } from './schema-chain.js';
 import { coreDocs } from './store-core.js';
 import { countEventsAfter, newestEvents, type TimelineEvent } from './store-events.js';
 import { countActiveNodes, newestActiveNodes, type NodeRow } from './store-nodes.js';
-import { ownersToScan, ownerState, scanOwner } from './store-owners.js';
+import { ownerState } from './store-owners.js';
+import { scanPending } from './triggers.js';
 
 export interface ContextDeps {
   driver: Driver;
@@ -52,13 +52,7 @@ function timeFormat(timeZone: string): (ms: number) => string {
 
 /** Ready unless the owner's first sync (its backlog scanned and compacted under the threshold) is incomplete. */
 async function readiness(deps: ContextDeps, owner: string): Promise<boolean> {
-  if ((await ownersToScan(deps.driver, owner)).length > 0) {
-    const { scanLimit: limit, thresholdTokens } = deps.options;
-    await deps.driver.transaction(async (tx) => {
-      if (await tx.tryLockOwner(organizeLock(owner)))
-        await scanOwner(tx, owner, { limit, thresholdTokens, now: deps.now() });
-    });
-  }
+  await scanPending(deps.driver, deps.now(), deps.options, owner);
   const state = await ownerState(deps.driver, owner);
   return state === undefined || state.synced_at !== null;
 }

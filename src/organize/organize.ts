@@ -95,7 +95,7 @@ export function createOrganize(deps: OrganizeDeps) {
     inspect: (p: InspectParams) => inspectForJob(deps.driver, p),
     node: (p: { owner: string; node_id: string }) => expandNode(deps.driver, p.owner, p.node_id),
     context: (p: ContextParams) => chainContext({ driver: deps.driver, core, counter, options, now }, p),
-    status: (owner?: string) => chainStatus(deps.driver, options, owner),
+    status: (owner?: string) => chainStatus(deps.driver, options, now(), owner),
     core: {
       bootstrap: (p: { owner: string; docs: Partial<Record<CoreDoc, string>> }) =>
         bootstrapCore(core, p.owner, p.docs),

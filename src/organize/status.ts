@@ -1,6 +1,6 @@
 // memory.chain.status: per owner the timeline's size and readiness, the job queue with retries and the last
 // five failures, token usage, capacity, and the core-document conflicts.
-import type { Queryable } from '../storage/driver.js';
+import type { Driver, Queryable } from '../storage/driver.js';
 import { conflictView } from './core.js';
 import { formatWindow, type OrganizeOptions } from './options.js';
 import type { ChainStatus } from './schema-chain.js';
@@ -10,6 +10,7 @@ import { countEventsAfter } from './store-events.js';
 import { failuresOf, queueCounts, visibleJobs, type FailureRow } from './store-jobs.js';
 import { countPendingArchive, levelCounts } from './store-nodes.js';
 import { ownerActivity, ownerStates, type OwnerState } from './store-owners.js';
+import { scanPending } from './triggers.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const failureView = (f: FailureRow): Failure => ({
@@ -37,11 +38,14 @@ async function ownerView(db: Queryable, state: OwnerState) {
   };
 }
 
+/** The status; new events are scanned first (bookkeeping only: their tokens join the raw counts). */
 export async function chainStatus(
-  db: Queryable,
+  db: Driver,
   options: OrganizeOptions,
+  now: number,
   owner?: string,
 ): Promise<Omit<ChainStatus, 'organizer' | 'deferring_to_clients'>> {
+  await scanPending(db, now, options, owner);
   const owners = [];
   for (const state of await ownerStates(db, owner)) owners.push(await ownerView(db, state));
   const jobs = await visibleJobs(db, owner);

@@ -77,6 +77,19 @@ async function checkOwner(tx: Queryable, state: OwnerState, options: OrganizeOpt
   return queued;
 }
 
+/**
+ * Adds the tokens of new events to the raw counts (up to `scanLimit` events per owner); an owner another
+ * process is scanning is passed by.
+ */
+export async function scanPending(driver: Driver, now: number, options: OrganizeOptions, owner?: string) {
+  const scan = { limit: options.scanLimit, thresholdTokens: options.thresholdTokens, now };
+  for (const row of await ownersToScan(driver, owner)) {
+    await driver.transaction(async (tx) => {
+      if (await tx.tryLockOwner(organizeLock(row.owner))) await scanOwner(tx, row.owner, scan);
+    });
+  }
+}
+
 /** Scans new events, then checks every owner's triggers (or one owner's). */
 export async function tickTriggers(
   driver: Driver,
@@ -84,16 +97,7 @@ export async function tickTriggers(
   options: OrganizeOptions,
   owner?: string,
 ): Promise<{ owners: number; queued: QueuedJob[] }> {
-  for (const row of await ownersToScan(driver, owner)) {
-    await driver.transaction(async (tx) => {
-      if (!(await tx.tryLockOwner(organizeLock(row.owner)))) return;
-      await scanOwner(tx, row.owner, {
-        limit: options.scanLimit,
-        thresholdTokens: options.thresholdTokens,
-        now,
-      });
-    });
-  }
+  await scanPending(driver, now, options, owner);
   const queued: QueuedJob[] = [];
   const states = await ownerStates(driver, owner);
   for (const state of states) {
