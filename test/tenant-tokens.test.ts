@@ -124,6 +124,8 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
   let admin: MnemoClient;
   let tenantToken: string;
   let victim: TokenInfo;
+  /** A timeline node of the tenant's own (for memory.chain.node). */
+  let ownNode: string | undefined;
   let otherBatch: Batch;
   const missingBatch = (): Batch => ({ ...otherBatch, batch_id: 'obs_doesnotexist00' });
 
@@ -176,7 +178,6 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
     }
   });
 
-  let ownNode: string | undefined;
   /** A leased compact step of the tenant's own: two new events, an explicit request (which wakes a retry). */
   const claimJob = async (via: (m: string, p: unknown) => Promise<unknown>): Promise<Job> => {
     const events = [
