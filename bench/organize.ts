@@ -227,7 +227,7 @@ async function main() {
     '',
     'The extractive summarizer keeps the first sentence of each piece (clipped to an even share of 300 tokens a',
     'node) and so loses detail at every level; the nodes are a map back to the raw events (every one stays',
-    'readable through `memory.chain.node`), not a retelling. Cost per 1,000 events: the extractive steps and',
+    'readable through `memory.chain.expand`), not a retelling. Cost per 1,000 events: the extractive steps and',
     'their wall time (no model); and the same run through the model path — the versioned `compact-v1` prompt',
     'and the pieces (heads of ≤ 1,200 characters) sent to a scripted OpenAI-compatible server on 127.0.0.1',
     'that answers with the extractive summary of what it was shown. Calls are counted by the worker; tokens are',

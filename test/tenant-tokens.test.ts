@@ -34,7 +34,7 @@ interface Probe {
   owner: string | undefined;
   batch: Batch;
   victim: string;
-  /** An organize job of the tenant's own (commit, fail) and a node of its own (chain.node). */
+  /** An organize job of the tenant's own (commit, fail) and a node of its own (chain.expand). */
   job?: Job;
   node?: string;
 }
@@ -87,7 +87,7 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   }),
   'memory.observation.status': ({ owner }) => withOwner(owner),
   'memory.chain.context': ({ owner }) => ({ ...withOwner(owner), max_tokens: 2_000 }),
-  'memory.chain.node': ({ owner, node }) => ({ ...withOwner(owner), node_id: node ?? 'nd_none' }),
+  'memory.chain.expand': ({ owner, node }) => ({ ...withOwner(owner), node_id: node ?? 'nd_none' }),
   'memory.chain.status': ({ owner }) => withOwner(owner),
   'memory.chain.tick': ({ owner }) => withOwner(owner),
   'memory.chain.core.bootstrap': ({ owner }) => ({ ...withOwner(owner), docs: { USER: 'acme user' } }),
@@ -124,7 +124,7 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
   let admin: MnemoClient;
   let tenantToken: string;
   let victim: TokenInfo;
-  /** A timeline node of the tenant's own (for memory.chain.node). */
+  /** A timeline node of the tenant's own (for memory.chain.expand). */
   let ownNode: string | undefined;
   let otherBatch: Batch;
   const missingBatch = (): Batch => ({ ...otherBatch, batch_id: 'obs_doesnotexist00' });

@@ -24,7 +24,7 @@ export function organizeHandlers(service: OrganizeMethodDeps): Handlers<keyof ty
   });
   return {
     'memory.chain.context': (p) => organize.context(p),
-    'memory.chain.node': (p) => organize.node(p),
+    'memory.chain.expand': (p) => organize.expand(p),
     'memory.chain.status': async (p) => {
       const status = await organize.status(p.owner);
       const deferring = service.deferring?.();

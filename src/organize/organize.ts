@@ -93,7 +93,7 @@ export function createOrganize(deps: OrganizeDeps) {
       };
     },
     inspect: (p: InspectParams) => inspectForJob(deps.driver, p),
-    node: (p: { owner: string; node_id: string }) => expandNode(deps.driver, p.owner, p.node_id),
+    expand: (p: { owner: string; node_id: string }) => expandNode(deps.driver, p.owner, p.node_id),
     context: (p: ContextParams) => chainContext({ driver: deps.driver, core, counter, options, now }, p),
     status: (owner?: string) => chainStatus(deps.driver, options, now(), owner),
     core: {

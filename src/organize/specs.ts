@@ -39,7 +39,7 @@ export const ORGANIZE_METHODS = {
     access: 'read',
     owner: 'param',
   }),
-  'memory.chain.node': spec({
+  'memory.chain.expand': spec({
     summary: 'A timeline node and what it covers: its events (level 1) or the nodes below it.',
     params: NodeParamsSchema,
     result: NodeResultSchema,

@@ -18,9 +18,9 @@ describe.each(ENGINES)('compaction on %s', (engine) => {
   });
   afterEach(() => f.close());
 
-  /** Every event under a node, read down through `memory.chain.node` to the raw events. */
+  /** Every event under a node, read down through `memory.chain.expand` to the raw events. */
   async function expand(owner: string, nodeId: string, level: number): Promise<string[]> {
-    const answer = await f.client.call<NodeAnswer>('memory.chain.node', { owner, node_id: nodeId });
+    const answer = await f.client.call<NodeAnswer>('memory.chain.expand', { owner, node_id: nodeId });
     expect(answer.node.level).toBe(level);
     const ids: string[] = [];
     for (const child of answer.children) {
