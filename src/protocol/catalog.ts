@@ -97,6 +97,7 @@ export const METHODS = {
     owner: 'param',
     mcp: 'get',
   }),
+  ...ORGANIZE_METHODS,
   'timeline.append': spec({
     summary: 'Append one event (seed semantics: at defaults to now; a repeated id never overwrites).',
     params: TimelineAppendParamsSchema,
@@ -155,7 +156,6 @@ export const METHODS = {
     access: 'read',
     owner: 'optional',
   }),
-  ...ORGANIZE_METHODS,
   'tokens.create': spec({
     summary:
       'Create a tenant token for owner patterns (exact or prefix/*); the token is in this answer only.',

@@ -112,15 +112,15 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     'timeline.query': (p) => queryTimeline(db, p),
     'timeline.read': read,
     'timeline.expand': read,
+    ...organizeHandlers({
+      ...service,
+      ...(activity ? { deferring: () => activity.deferring(ORGANIZE_WORKER) } : {}),
+    }),
     ...observeHandlers({
       driver: db,
       redactor: service.redactor,
       now: service.now,
       ...(activity ? { deferring: () => activity.deferring(OBSERVATION_WORKER) } : {}),
-    }),
-    ...organizeHandlers({
-      ...service,
-      ...(activity ? { deferring: () => activity.deferring(ORGANIZE_WORKER) } : {}),
     }),
     ...tokenHandlers({ driver: db, now: service.now }),
   });
