@@ -38,6 +38,9 @@ interface Probe {
   job?: Job;
   node?: string;
 }
+/** The revision the next in-scope core update expects (each one that succeeds adds one). */
+let soulRevision = 0;
+const NO_JOB: Job = { job_id: 'oj_none', token: 'none' };
 
 const event = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
   event_id: id,
@@ -49,9 +52,6 @@ const event = (id: string, text: string, extra: Record<string, unknown> = {}) =>
 });
 const withOwner = (owner: string | undefined) => (owner === undefined ? {} : { owner });
 let probes = 0;
-/** The revision the next in-scope core update expects (each one that succeeds adds one). */
-let soulRevision = 0;
-const NO_JOB: Job = { job_id: 'oj_none', token: 'none' };
 
 /** Params for every method; a method added to the catalog without an entry here does not compile. */
 const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
@@ -62,6 +62,29 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   }),
   'memory.recall': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger vault' }),
   'memory.evidence.get': ({ owner }) => ({ ...withOwner(owner), ids: ['shared-1', 'other-only'] }),
+  'memory.chain.context': ({ owner }) => ({ ...withOwner(owner), max_tokens: 2_000 }),
+  'memory.chain.expand': ({ owner, node }) => ({ ...withOwner(owner), node_id: node ?? 'nd_none' }),
+  'memory.chain.status': ({ owner }) => withOwner(owner),
+  'memory.chain.tick': ({ owner }) => withOwner(owner),
+  'memory.chain.core.bootstrap': ({ owner }) => ({ ...withOwner(owner), docs: { USER: 'acme user' } }),
+  'memory.chain.core.update': ({ owner }) => ({
+    ...withOwner(owner),
+    doc: 'SOUL',
+    text: 'probe soul',
+    expected_revision: soulRevision,
+  }),
+  'memory.chain.core.get': ({ owner }) => withOwner(owner),
+  'memory.organize.request': ({ owner }) => ({ ...withOwner(owner), kind: 'compact' }),
+  // Inside the scope, an owner without jobs: a lease taken here would hold up the probes' own jobs.
+  'memory.organize.claim': ({ owner }) => withOwner(owner === OWN ? IDLE : owner),
+  'memory.organize.commit': ({ owner, job = NO_JOB }) => ({
+    ...withOwner(owner),
+    ...job,
+    summary: { text: 'a probe summary' },
+  }),
+  'memory.organize.fail': ({ owner, job = NO_JOB }) => ({ ...withOwner(owner), ...job, reason: 'probe' }),
+  'memory.organize.inspect': ({ owner }) => ({ ...withOwner(owner), refs: ['event:shared-1'] }),
+  'memory.organize.notices': ({ owner }) => withOwner(owner),
   'timeline.append': ({ owner }) => ({
     ...withOwner(owner),
     id: `probe-${++probes}`,
@@ -86,29 +109,6 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     reason: 'probe',
   }),
   'memory.observation.status': ({ owner }) => withOwner(owner),
-  'memory.chain.context': ({ owner }) => ({ ...withOwner(owner), max_tokens: 2_000 }),
-  'memory.chain.expand': ({ owner, node }) => ({ ...withOwner(owner), node_id: node ?? 'nd_none' }),
-  'memory.chain.status': ({ owner }) => withOwner(owner),
-  'memory.chain.tick': ({ owner }) => withOwner(owner),
-  'memory.chain.core.bootstrap': ({ owner }) => ({ ...withOwner(owner), docs: { USER: 'acme user' } }),
-  'memory.chain.core.update': ({ owner }) => ({
-    ...withOwner(owner),
-    doc: 'SOUL',
-    text: 'probe soul',
-    expected_revision: soulRevision,
-  }),
-  'memory.chain.core.get': ({ owner }) => withOwner(owner),
-  'memory.organize.request': ({ owner }) => ({ ...withOwner(owner), kind: 'compact' }),
-  // Inside the scope, an owner without jobs: a lease taken here would hold up the probes' own jobs.
-  'memory.organize.claim': ({ owner }) => withOwner(owner === OWN ? IDLE : owner),
-  'memory.organize.commit': ({ owner, job = NO_JOB }) => ({
-    ...withOwner(owner),
-    ...job,
-    summary: { text: 'a probe summary' },
-  }),
-  'memory.organize.fail': ({ owner, job = NO_JOB }) => ({ ...withOwner(owner), ...job, reason: 'probe' }),
-  'memory.organize.inspect': ({ owner }) => ({ ...withOwner(owner), refs: ['event:shared-1'] }),
-  'memory.organize.notices': ({ owner }) => withOwner(owner),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
