@@ -1,4 +1,4 @@
-// The mnemo CLI: serve, ingest, recall, status, token, organize, eval.
+// The mnemo CLI: serve, ingest, recall, status, token, eval.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { isMemoryError } from '../errors.js';

@@ -5,6 +5,8 @@ import type { Redactor } from '../text/redact.js';
 import { createOrganize, type OrganizeDeps } from './organize.js';
 import type { ORGANIZE_METHODS } from './specs.js';
 
+export { ORGANIZE_WORKER } from './worker.js';
+
 export interface OrganizeMethodDeps {
   driver: Driver;
   redactor: Redactor;

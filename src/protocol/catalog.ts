@@ -17,6 +17,7 @@ import {
   StatusParamsSchema,
   StatusResultSchema,
 } from '../observe/schema.js';
+import { ORGANIZE_METHODS } from '../organize/specs.js';
 import {
   EvidenceParamsSchema,
   EvidenceResultSchema,
@@ -29,7 +30,6 @@ import {
   TimelineReadParamsSchema,
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
-import { ORGANIZE_METHODS } from '../organize/specs.js';
 import {
   TokenCreateParamsSchema,
   TokenCreateResultSchema,
