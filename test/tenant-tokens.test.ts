@@ -26,21 +26,20 @@ interface Batch {
   token: string;
   events: Array<{ event_id: string }>;
 }
-interface Job {
-  job_id: string;
-  token: string;
-}
 interface Probe {
   owner: string | undefined;
   batch: Batch;
   victim: string;
-  /** An organize job of the tenant's own (commit, fail) and a node of its own (chain.expand). */
-  job?: Job;
-  node?: string;
 }
-/** The revision the next in-scope core update expects (each one that succeeds adds one). */
-let soulRevision = 0;
+interface Job {
+  job_id: string;
+  token: string;
+}
+/** The tenant's own organize job (commit, fail), node (chain.expand) and SOUL revision (core.update). */
 const NO_JOB: Job = { job_id: 'oj_none', token: 'none' };
+let ownJob = NO_JOB;
+let ownNode = 'nd_none';
+let soulRevision = 0;
 
 const event = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
   event_id: id,
@@ -63,7 +62,7 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   'memory.recall': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger vault' }),
   'memory.evidence.get': ({ owner }) => ({ ...withOwner(owner), ids: ['shared-1', 'other-only'] }),
   'memory.chain.context': ({ owner }) => ({ ...withOwner(owner), max_tokens: 2_000 }),
-  'memory.chain.expand': ({ owner, node }) => ({ ...withOwner(owner), node_id: node ?? 'nd_none' }),
+  'memory.chain.expand': ({ owner }) => ({ ...withOwner(owner), node_id: ownNode }),
   'memory.chain.status': ({ owner }) => withOwner(owner),
   'memory.chain.tick': ({ owner }) => withOwner(owner),
   'memory.chain.core.bootstrap': ({ owner }) => ({ ...withOwner(owner), docs: { USER: 'acme user' } }),
@@ -71,18 +70,25 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     ...withOwner(owner),
     doc: 'SOUL',
     text: 'probe soul',
-    expected_revision: soulRevision,
+    // Only the in-scope calls (one per face) update: each expects the revision the one before made.
+    expected_revision: owner === OWN ? soulRevision++ : 0,
   }),
   'memory.chain.core.get': ({ owner }) => withOwner(owner),
   'memory.organize.request': ({ owner }) => ({ ...withOwner(owner), kind: 'compact' }),
   // Inside the scope, an owner without jobs: a lease taken here would hold up the probes' own jobs.
   'memory.organize.claim': ({ owner }) => withOwner(owner === OWN ? IDLE : owner),
-  'memory.organize.commit': ({ owner, job = NO_JOB }) => ({
+  'memory.organize.commit': ({ owner }) => ({
     ...withOwner(owner),
-    ...job,
+    job_id: ownJob.job_id,
+    token: ownJob.token,
     summary: { text: 'a probe summary' },
   }),
-  'memory.organize.fail': ({ owner, job = NO_JOB }) => ({ ...withOwner(owner), ...job, reason: 'probe' }),
+  'memory.organize.fail': ({ owner }) => ({
+    ...withOwner(owner),
+    job_id: ownJob.job_id,
+    token: ownJob.token,
+    reason: 'probe',
+  }),
   'memory.organize.inspect': ({ owner }) => ({ ...withOwner(owner), refs: ['event:shared-1'] }),
   'memory.organize.notices': ({ owner }) => withOwner(owner),
   'timeline.append': ({ owner }) => ({
@@ -124,8 +130,6 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
   let admin: MnemoClient;
   let tenantToken: string;
   let victim: TokenInfo;
-  /** A timeline node of the tenant's own (for memory.chain.expand). */
-  let ownNode: string | undefined;
   let otherBatch: Batch;
   const missingBatch = (): Batch => ({ ...otherBatch, batch_id: 'obs_doesnotexist00' });
 
@@ -133,6 +137,7 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
     const store = await engineConfig(engine);
     drop = store.drop;
     soulRevision = 0;
+    ownNode = 'nd_none';
     const dir = temp.make();
     const base = loadConfig(
       { dataDir: dir, http: '127.0.0.1:0', observer: 'external', organizer: 'external' },
@@ -174,7 +179,7 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
         ...job,
         summary: { text: 'acme tasks were done' },
       });
-      ownNode ??= done.receipt.node_id;
+      if (ownNode === 'nd_none') ownNode = done.receipt.node_id;
     }
   });
 
@@ -261,11 +266,9 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
         const spec = specOf(name);
         if (spec.callers === 'all') continue;
         const batch = spec.owner === 'resource' ? await claimOwn(rpc) : otherBatch;
-        const job = leased(name) ? await claimJob(rpc) : NO_JOB;
-        const probe = { owner: OWN, batch, victim: victim.id, job, ...(ownNode ? { node: ownNode } : {}) };
-        const answer = await post(name, PARAMS[name](probe));
-        expect([name, answer.status, answer.text]).toEqual([name, 200, answer.text]);
-        if (name === 'memory.chain.core.update') soulRevision++;
+        if (leased(name)) ownJob = await claimJob(rpc);
+        const answer = await post(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
+        expect([name, answer.status]).toEqual([name, 200]);
       }
       const read = (await rpc('timeline.read', { owner: OWN, id: 'shared-1' })) as { text: string };
       expect(read.text).toBe('acme keeps its own notes');
@@ -332,13 +335,10 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
       for (const name of NAMES) {
         const spec = specOf(name);
         if (spec.callers === 'all') continue;
-        const via = (m: string, p: unknown) => tenant.call(m, p);
-        const batch = spec.owner === 'resource' ? await claimOwn(via) : otherBatch;
-        const job = leased(name) ? await claimJob(via) : NO_JOB;
-        const probe = { owner: OWN, batch, victim: victim.id, job, ...(ownNode ? { node: ownNode } : {}) };
-        const answer = await outcome(name, PARAMS[name](probe));
-        expect([name, answer.ok, answer]).toEqual([name, true, answer]);
-        if (name === 'memory.chain.core.update') soulRevision++;
+        const batch = spec.owner === 'resource' ? await claimOwn((m, p) => tenant.call(m, p)) : otherBatch;
+        if (leased(name)) ownJob = await claimJob((m, p) => tenant.call(m, p));
+        const answer = await outcome(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
+        expect([name, answer.ok]).toEqual([name, true]);
       }
     });
   });
