@@ -64,6 +64,34 @@ export const ConfigSchema = z.object({
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
   timezone: z.string().min(1),
   observer: z.enum(['builtin', 'external']),
+  /** Who runs organize jobs (compaction, organize runs, deep reviews): mnemo's own worker, or external ones. */
+  organizer: z.enum(['builtin', 'external'], 'MNEMO_ORGANIZER must be builtin or external'),
+  /** How context budgets count tokens: the portable estimate, or exactly (o200k_base, gpt-tokenizer). */
+  tokenizer: z.enum(['estimate', 'exact'], 'MNEMO_TOKENIZER must be estimate or exact'),
+  organize: z.object({
+    /** Unorganised tokens (portable estimate) of an owner above which compaction is queued. */
+    thresholdTokens: z
+      .number('MNEMO_ORGANIZE_THRESHOLD_TOKENS must be a whole number')
+      .int('MNEMO_ORGANIZE_THRESHOLD_TOKENS must be a whole number')
+      .min(100, 'MNEMO_ORGANIZE_THRESHOLD_TOKENS is at least 100')
+      .max(10_000_000, 'MNEMO_ORGANIZE_THRESHOLD_TOKENS is at most 10000000'),
+    /** How long mnemo's own organize worker holds a job's lease. */
+    leaseMs: z
+      .number('MNEMO_ORGANIZE_LEASE_MS must be a number of milliseconds')
+      .int()
+      .min(1_000, 'MNEMO_ORGANIZE_LEASE_MS is at least 1000')
+      .max(1_800_000, 'MNEMO_ORGANIZE_LEASE_MS is at most 1800000'),
+    /** The nightly deep review's window, minutes after local midnight, starting at or after 03:30. */
+    quietWindow: z
+      .object(
+        { start: z.number().int(), end: z.number().int() },
+        'MNEMO_ORGANIZE_QUIET_WINDOW is HH:MM-HH:MM',
+      )
+      .refine(
+        (w) => w.start >= 210 && w.end > w.start && w.end <= 1440,
+        'MNEMO_ORGANIZE_QUIET_WINDOW starts at or after 03:30 and ends after it starts, by 24:00',
+      ),
+  }),
   /** Worker threads that prepare (redact, tokenize) large ingest calls; 0: on the main thread. */
   ingestWorkers: z.number().int().min(0).max(16),
   model: z
@@ -118,6 +146,7 @@ export interface ConfigOverrides {
   socketPath?: string;
   http?: string | false;
   observer?: 'builtin' | 'external';
+  organizer?: 'builtin' | 'external';
   logLevel?: Config['logLevel'];
   owner?: string;
   url?: string;
@@ -141,6 +170,20 @@ export const HTTP_LIMITS = Object.freeze({
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
 });
+
+export const ORGANIZE_CONFIG_DEFAULTS = Object.freeze({
+  thresholdTokens: 8_000,
+  leaseMs: 300_000,
+  quietWindow: '03:30-06:00',
+});
+
+/** `HH:MM-HH:MM` as minutes after midnight; anything else stays text, so the schema names the field. */
+const minutesWindow = (value: string): { start: number; end: number } | string => {
+  const m = /^(\d{1,2}):(\d{2})-(\d{1,2}):(\d{2})$/.exec(value.trim());
+  if (!m) return value;
+  const [h1, m1, h2, m2] = m.slice(1).map(Number) as [number, number, number, number];
+  return m1 > 59 || m2 > 59 ? value : { start: h1 * 60 + m1, end: h2 * 60 + m2 };
+};
 
 export const EMBED_DEFAULTS = Object.freeze({ timeoutMs: 1_000, weight: 1 });
 
@@ -180,6 +223,13 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     logLevel: overrides.logLevel ?? env.MNEMO_LOG_LEVEL ?? 'info',
     timezone: env.MNEMO_TIMEZONE ?? 'Asia/Shanghai',
     observer: overrides.observer ?? env.MNEMO_OBSERVER ?? 'builtin',
+    organizer: overrides.organizer ?? env.MNEMO_ORGANIZER ?? 'builtin',
+    tokenizer: env.MNEMO_TOKENIZER?.trim().toLowerCase() || 'estimate',
+    organize: {
+      thresholdTokens: numeric(env.MNEMO_ORGANIZE_THRESHOLD_TOKENS, ORGANIZE_CONFIG_DEFAULTS.thresholdTokens),
+      leaseMs: numeric(env.MNEMO_ORGANIZE_LEASE_MS, ORGANIZE_CONFIG_DEFAULTS.leaseMs),
+      quietWindow: minutesWindow(env.MNEMO_ORGANIZE_QUIET_WINDOW || ORGANIZE_CONFIG_DEFAULTS.quietWindow),
+    },
     ingestWorkers:
       env.MNEMO_INGEST_WORKERS === undefined || env.MNEMO_INGEST_WORKERS === ''
         ? Math.min(4, availableParallelism())

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   NOT_FOUND: 'Nothing with that id exists for this owner.',
   EVENT_INVALID: 'The event is not valid.',
   EVENT_CONFLICT: 'An event with this id exists with different content.',
+  REVISION_CONFLICT: 'The document changed since the expected revision; read it again and retry.',
   LEASE_LOST: 'The lease token is stale or the lease expired and was taken by another worker.',
   BATCH_NOT_FOUND: 'No such observation batch.',
   PROPOSAL_INVALID: 'The proposal failed validation.',

@@ -18,6 +18,7 @@ import type { MethodTable } from './protocol/method.js';
 import { createMethodTable } from './protocol/methods.js';
 import { startSocketServer, type SocketServer } from './protocol/socket.js';
 import { loadDictionary } from './recall/recall.js';
+import { ORGANIZE_WORKER, startOrganizeWorker } from './organize/worker.js';
 import { openMemory, type MemoryService } from './service.js';
 import { tenantAuthenticator } from './tokens/tokens.js';
 import { createObservationWorker } from './worker.js';
@@ -142,6 +143,12 @@ export async function startServer(
     }
   }, 0);
   warm.unref();
+  // invariant: with --organizer external no organize job is claimed here; the worker stops before the store
+  // closes (test: test/organize/server.test.ts).
+  const organizer =
+    config.organizer === 'external'
+      ? null
+      : startOrganizeWorker(service, config, { gate: createTurnGate({ activity, name: ORGANIZE_WORKER }) });
   let closing: Promise<void> | undefined;
   return {
     service,
@@ -154,7 +161,13 @@ export async function startServer(
       // invariant: work already acknowledged is finished before the store closes (test: graceful shutdown).
       closing ??= (async () => {
         clearTimeout(warm);
-        await Promise.all([openSocket.close(), http?.close(), worker?.stop(), embedder?.stop()]);
+        await Promise.all([
+          openSocket.close(),
+          http?.close(),
+          worker?.stop(),
+          embedder?.stop(),
+          organizer?.stop(),
+        ]);
         await service.close();
       })();
       return closing;

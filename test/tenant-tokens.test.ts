@@ -17,6 +17,7 @@ import { createTempDirs } from './helpers/temp.js';
 const OWN = 'team:acme/a';
 const OTHER = 'team:other/x';
 const GHOST = 'team:ghost/y';
+const IDLE = 'team:acme/idle';
 /** What the other owner stored that no answer to the tenant may carry. */
 const NEEDLES = [OTHER, 'the zanzibar ledger is locked in vault', 'other-session', 'other-task'];
 
@@ -30,6 +31,15 @@ interface Probe {
   batch: Batch;
   victim: string;
 }
+interface Job {
+  job_id: string;
+  token: string;
+}
+/** The tenant's own organize job (commit, fail), node (chain.expand) and SOUL revision (core.update). */
+const NO_JOB: Job = { job_id: 'oj_none', token: 'none' };
+let ownJob = NO_JOB;
+let ownNode = 'nd_none';
+let soulRevision = 0;
 
 const event = (id: string, text: string, extra: Record<string, unknown> = {}) => ({
   event_id: id,
@@ -54,6 +64,36 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   }),
   'memory.recall': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger vault' }),
   'memory.evidence.get': ({ owner }) => ({ ...withOwner(owner), ids: ['shared-1', 'other-only'] }),
+  'memory.chain.context': ({ owner }) => ({ ...withOwner(owner), max_tokens: 2_000 }),
+  'memory.chain.expand': ({ owner }) => ({ ...withOwner(owner), node_id: ownNode }),
+  'memory.chain.status': ({ owner }) => withOwner(owner),
+  'memory.chain.tick': ({ owner }) => withOwner(owner),
+  'memory.chain.core.bootstrap': ({ owner }) => ({ ...withOwner(owner), docs: { USER: 'acme user' } }),
+  'memory.chain.core.update': ({ owner }) => ({
+    ...withOwner(owner),
+    doc: 'SOUL',
+    text: 'probe soul',
+    // Only the in-scope calls (one per face) update: each expects the revision the one before made.
+    expected_revision: owner === OWN ? soulRevision++ : 0,
+  }),
+  'memory.chain.core.get': ({ owner }) => withOwner(owner),
+  'memory.organize.request': ({ owner }) => ({ ...withOwner(owner), kind: 'compact' }),
+  // Inside the scope, an owner without jobs: a lease taken here would hold up the probes' own jobs.
+  'memory.organize.claim': ({ owner }) => withOwner(owner === OWN ? IDLE : owner),
+  'memory.organize.commit': ({ owner }) => ({
+    ...withOwner(owner),
+    job_id: ownJob.job_id,
+    token: ownJob.token,
+    summary: { text: 'a probe summary' },
+  }),
+  'memory.organize.fail': ({ owner }) => ({
+    ...withOwner(owner),
+    job_id: ownJob.job_id,
+    token: ownJob.token,
+    reason: 'probe',
+  }),
+  'memory.organize.inspect': ({ owner }) => ({ ...withOwner(owner), refs: ['event:shared-1'] }),
+  'memory.organize.notices': ({ owner }) => withOwner(owner),
   'timeline.append': ({ owner }) => ({
     ...withOwner(owner),
     id: `probe-${++probes}`,
@@ -122,8 +162,13 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
   beforeAll(async () => {
     const store = await engineConfig(engine);
     drop = store.drop;
+    soulRevision = 0;
+    ownNode = 'nd_none';
     const dir = temp.make();
-    const base = loadConfig({ dataDir: dir, http: '127.0.0.1:0', observer: 'external' }, {});
+    const base = loadConfig(
+      { dataDir: dir, http: '127.0.0.1:0', observer: 'external', organizer: 'external' },
+      {},
+    );
     server = await startServer({ ...base, ...store.config }, silentLogger(), { checkResults: true });
     url = server.http?.url ?? '';
     admin = createHttpClient(url, { dataDir: dir });
@@ -155,7 +200,34 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
     });
     acmeProject = chain.objects[0]?.id ?? acmeProject;
     await tenant.close();
+    // A node of the tenant's own, and its compaction finished, so that only the probes queue jobs.
+    const compact = { owner: OWN, kind: 'compact', keep_recent_tokens: 0 };
+    await admin.call('memory.organize.request', compact);
+    for (;;) {
+      const job = await admin.call<Job & { job_id: string | null }>('memory.organize.claim', { owner: OWN });
+      if (job.job_id === null) break;
+      const done = await admin.call<{ receipt: { node_id: string } }>('memory.organize.commit', {
+        owner: OWN,
+        ...job,
+        summary: { text: 'acme tasks were done' },
+      });
+      if (ownNode === 'nd_none') ownNode = done.receipt.node_id;
+    }
   });
+
+  /** A leased compact step of the tenant's own: two new events, an explicit request (which wakes a retry). */
+  const claimJob = async (via: (m: string, p: unknown) => Promise<unknown>): Promise<Job> => {
+    const events = [
+      event(`probe-${++probes}`, 'acme probe one'),
+      event(`probe-${++probes}`, 'acme probe two'),
+    ];
+    await via('memory.events.ingest', { owner: OWN, events });
+    await via('memory.organize.request', { owner: OWN, kind: 'compact', keep_recent_tokens: 0 });
+    const job = (await via('memory.organize.claim', { owner: OWN })) as Job;
+    expect(job.job_id, 'the tenant has an organize job of its own').toEqual(expect.any(String));
+    return job;
+  };
+  const leased = (name: MethodName) => name === 'memory.organize.commit' || name === 'memory.organize.fail';
   afterAll(async () => {
     await admin.close();
     await server.close();
@@ -226,6 +298,7 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
         const spec = specOf(name);
         if (spec.callers === 'all') continue;
         const batch = spec.owner === 'resource' ? await claimOwn(rpc) : otherBatch;
+        if (leased(name)) ownJob = await claimJob(rpc);
         const answer = await post(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
         expect([name, answer.status]).toEqual([name, MISSING_INSIDE.has(name) ? 404 : 200]);
       }
@@ -295,6 +368,7 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
         const spec = specOf(name);
         if (spec.callers === 'all') continue;
         const batch = spec.owner === 'resource' ? await claimOwn((m, p) => tenant.call(m, p)) : otherBatch;
+        if (leased(name)) ownJob = await claimJob((m, p) => tenant.call(m, p));
         const answer = await outcome(name, PARAMS[name]({ owner: OWN, batch, victim: victim.id }));
         if (MISSING_INSIDE.has(name)) expect([name, answer]).toMatchObject([name, { code: 'NOT_FOUND' }]);
         else expect([name, answer.ok]).toEqual([name, true]);

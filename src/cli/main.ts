@@ -73,8 +73,19 @@ export async function main(
         'who observes batches (env MNEMO_OBSERVER, default builtin)',
       ).choices(['builtin', 'external']),
     )
+    .addOption(
+      new Option(
+        '--organizer <organizer>',
+        'who runs organize jobs (env MNEMO_ORGANIZER, default builtin)',
+      ).choices(['builtin', 'external']),
+    )
     .action(
-      async (opts: { http: string | boolean; logLevel?: 'info'; observer?: 'builtin' | 'external' }) => {
+      async (opts: {
+        http: string | boolean;
+        logLevel?: 'info';
+        observer?: 'builtin' | 'external';
+        organizer?: 'builtin' | 'external';
+      }) => {
         const http = opts.http === false ? false : typeof opts.http === 'string' ? opts.http : undefined;
         exitCode = await (
           await import('./commands/serve.js')
@@ -83,6 +94,7 @@ export async function main(
             ...(http !== undefined ? { http } : {}),
             ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
             ...(opts.observer ? { observer: opts.observer } : {}),
+            ...(opts.organizer ? { organizer: opts.organizer } : {}),
           }),
           io.out,
         );
@@ -165,6 +177,45 @@ export async function main(
     .argument('<id>', 'the token id (tk_…), as `mnemo token list` shows it')
     .action(async (id: string) => {
       exitCode = await (await import('./commands/token.js')).tokenRevokeCommand(config(), id, io.out);
+    });
+
+  const organizeGroup = program
+    .command('organize')
+    .description('timeline compaction and organize jobs: status, explicit requests, failure notices');
+  organizeGroup
+    .command('status')
+    .description('timelines per owner, the job queue with retries and last failures, core-document conflicts')
+    .option('--json', 'print as JSON', false)
+    .action(async (opts: { json: boolean }) => {
+      exitCode = await (
+        await import('./commands/organize.js')
+      ).organizeStatusCommand(config(), opts.json, io.out);
+    });
+  organizeGroup
+    .command('request')
+    .description('queue an organize (default), compact or deep job for --owner now')
+    .addOption(
+      new Option('--kind <kind>', 'what to run').choices(['organize', 'compact', 'deep']).default('organize'),
+    )
+    .action(async (opts: { kind: string }) => {
+      exitCode = await (
+        await import('./commands/organize.js')
+      ).organizeRequestCommand(config(), opts.kind, io.out);
+    });
+  organizeGroup
+    .command('notices')
+    .description('failure notices of automatic jobs for --owner; --ack <job> acknowledges one')
+    .option('--ack <job>', 'acknowledge the notice of this job')
+    .action(async (opts: { ack?: string }) => {
+      exitCode = await (
+        await import('./commands/organize.js')
+      ).organizeNoticesCommand(config(), opts.ack, io.out);
+    });
+  organizeGroup
+    .command('tick')
+    .description('check the triggers now (threshold, hourly, nightly) and print what was queued')
+    .action(async () => {
+      exitCode = await (await import('./commands/organize.js')).organizeTickCommand(config(), io.out);
     });
 
   const evalGroup = program

@@ -10,5 +10,5 @@ export {
 } from './provider.js';
 export { createOpenAiProvider, OPENAI_DEFAULTS, type OpenAiOptions } from './openai.js';
 export { postJson, retryAfterMs, sleepFor, type JsonPost, type RetryOptions } from './http.js';
-export { estimateTokens } from './tokens.js';
+export { estimateTokens } from '../text/tokens.js';
 export { loadPrompt, type Prompt } from './prompts.js';

@@ -10,7 +10,7 @@ import {
   type ChatResult,
   type ChatUsage,
 } from './provider.js';
-import { estimateTokens } from './tokens.js';
+import { estimateTokens } from '../text/tokens.js';
 
 export interface OpenAiOptions extends Partial<RetryOptions> {
   baseUrl: string;

@@ -9,7 +9,7 @@ export interface Prompt {
 
 const cache = new Map<string, Prompt>();
 
-export function loadPrompt(name: 'observe', version: number): Prompt {
+export function loadPrompt(name: 'observe' | 'compact', version: number): Prompt {
   const id = `${name}-v${version}`;
   let prompt = cache.get(id);
   if (!prompt) {

@@ -41,6 +41,7 @@ import {
   StatusParamsSchema,
   StatusResultSchema,
 } from '../observe/schema.js';
+import { ORGANIZE_METHODS } from '../organize/specs.js';
 import {
   EvidenceParamsSchema,
   EvidenceResultSchema,
@@ -122,6 +123,7 @@ export const METHODS = {
     owner: 'param',
     mcp: 'get',
   }),
+  ...ORGANIZE_METHODS,
   'timeline.append': spec({
     summary: 'Append one event (seed semantics: at defaults to now; a repeated id never overwrites).',
     params: TimelineAppendParamsSchema,

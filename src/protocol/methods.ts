@@ -8,6 +8,7 @@ import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
 import { factsHandlers } from '../knowledge/methods-facts.js';
 import { chainHandlers } from '../knowledge/methods.js';
 import { observeHandlers } from '../observe/methods.js';
+import { organizeHandlers, ORGANIZE_WORKER } from '../organize/methods.js';
 import { recallMemory } from '../recall/recall.js';
 import { timelineAround } from '../recall/around.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
@@ -115,6 +116,10 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     'timeline.around': (p) => timelineAround(db, p),
     'timeline.read': read,
     'timeline.expand': read,
+    ...organizeHandlers({
+      ...service,
+      ...(activity ? { deferring: () => activity.deferring(ORGANIZE_WORKER) } : {}),
+    }),
     ...observeHandlers({
       driver: db,
       redactor: service.redactor,

@@ -1,6 +1,6 @@
 // A scripted OpenAI-compatible chat server on 127.0.0.1 (a real HTTP server, port 0), for model-path tests.
 import type { IncomingMessage } from 'node:http';
-import { estimateTokens } from '../../src/llm/tokens.js';
+import { estimateTokens } from '../../src/text/tokens.js';
 import { startScriptedServer, type BaseStep } from './scripted-server.js';
 
 export interface ChatBody {
