@@ -20,6 +20,7 @@ import {
   type StoreEmbedder,
 } from './embed.js';
 import { defaultOutDir, sharedDataFile } from './paths.js';
+import { createEvalSchema, type DatabaseConfig, type EvalSchema } from './postgres-store.js';
 import { silentProgress, type Progress } from './progress.js';
 import { renderRecallPlot, renderReport } from './report.js';
 import { runConversation, type IngestTotals, type QueryRecord } from './run-conversation.js';
@@ -45,6 +46,8 @@ export interface EvalOptions {
    * every question is asked with the vector channel ("mnemo+vectors") and without it ("mnemo").
    */
   embed?: EmbedConfig;
+  /** Set: the store is a fresh schema of this PostgreSQL database (dropped after the run), not SQLite. */
+  database?: DatabaseConfig;
   progress?: Progress;
 }
 
@@ -54,7 +57,14 @@ export interface EvalMetrics {
   dataset: DatasetName;
   data: { file: string; sha256: string };
   created_at: string;
-  options: { ks: number[]; subset: number | null; baseline: boolean; embed: boolean; recall_limit: number };
+  options: {
+    ks: number[];
+    subset: number | null;
+    baseline: boolean;
+    embed: boolean;
+    recall_limit: number;
+    engine: 'sqlite' | 'postgres';
+  };
   families: string[];
   group_label: string;
   /** Groups reported apart from the overall score. */
@@ -129,7 +139,9 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
   const records: QueryRecord[] = [];
   const runStarted = performance.now();
   let embedder: StoreEmbedder | undefined;
+  let schema: EvalSchema | undefined;
   try {
+    schema = options.database ? await createEvalSchema(options.database) : undefined;
     // The data's dates have no zone: stored as UTC, read with a UTC clock so local days stay the data's days.
     const service = await openMemory({
       config: {
@@ -137,6 +149,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
         redactEmails: true,
         timezone: 'UTC',
         ...(options.embed ? { embed: options.embed } : {}),
+        ...(schema ? { database: schema.database } : {}),
       },
     });
     try {
@@ -170,6 +183,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
     }
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
+    await schema?.drop();
   }
   const runMs = performance.now() - runStarted;
 
@@ -196,6 +210,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       baseline: withBaseline,
       embed: options.embed !== undefined,
       recall_limit: RECALL_LIMIT,
+      engine: options.database ? 'postgres' : 'sqlite',
     },
     families: module.families,
     group_label: module.groupLabel,
