@@ -1,4 +1,5 @@
-// `mnemo eval --engine postgres`: each run stores into a fresh schema of the given database, dropped after it.
+// `mnemo eval --engine postgres` (and the engine bench): each run stores into a fresh schema of the given
+// database, dropped after it.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Config } from '../src/config.js';
@@ -25,9 +26,9 @@ async function run(database: DatabaseConfig, sql: string): Promise<void> {
   }
 }
 
-/** Creates `mnemo_eval_<random>` (the role must be allowed to create schemas in the database). */
-export async function createEvalSchema(database: DatabaseConfig): Promise<EvalSchema> {
-  const schema = `mnemo_eval_${randomBytes(6).toString('hex')}`;
+/** Creates `<prefix>_<random>` (the role must be allowed to create schemas in the database). */
+export async function createEvalSchema(database: DatabaseConfig, prefix = 'mnemo_eval'): Promise<EvalSchema> {
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
   await run(database, `CREATE SCHEMA ${schema}`);
   const url = new URL(database.url);
   url.searchParams.set('options', `-c search_path=${schema}`);
