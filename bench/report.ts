@@ -205,17 +205,26 @@ export function renderSection(r: BenchResult): string {
   return lines.join('\n');
 }
 
-/** Replaces the text between the markers, keeping everything else in the file. */
-export function mergeSection(existing: string | null, section: string): string {
+/** Replaces the text between the markers (the core section's by default), keeping everything else. */
+export function mergeSection(
+  existing: string | null,
+  section: string,
+  markers = { start: START, end: END },
+): string {
   if (existing === null || existing.trim() === '') return `# Benchmarks\n\n${section}\n`;
-  const start = existing.indexOf(START);
-  const end = existing.indexOf(END, start);
+  const start = existing.indexOf(markers.start);
+  const end = existing.indexOf(markers.end, start);
   if (start === -1 || end === -1) return `${existing.trimEnd()}\n\n${section}\n`;
-  return existing.slice(0, start) + section + existing.slice(end + END.length);
+  return existing.slice(0, start) + section + existing.slice(end + markers.end.length);
+}
+
+/** Writes `section` into the file at `path` between `markers`. */
+export function writeSection(path: string, section: string, markers = { start: START, end: END }): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : null;
+  writeFileSync(path, mergeSection(existing, section, markers));
 }
 
 export function writeReport(path: string, result: BenchResult): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const existing = existsSync(path) ? readFileSync(path, 'utf8') : null;
-  writeFileSync(path, mergeSection(existing, renderSection(result)));
+  writeSection(path, renderSection(result));
 }

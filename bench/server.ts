@@ -26,18 +26,27 @@ export interface BenchServer {
 }
 
 /** The bench's environment without MNEMO_* settings that would change what is measured. */
-function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function serverEnv(env: NodeJS.ProcessEnv, databaseUrl?: string): NodeJS.ProcessEnv {
   const kept = Object.entries(env).filter(
     ([key]) => !key.startsWith('MNEMO_') || key === 'MNEMO_INGEST_WORKERS',
   );
-  return { ...Object.fromEntries(kept), MNEMO_LOG_LEVEL: 'warn' };
+  return {
+    ...Object.fromEntries(kept),
+    MNEMO_LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { MNEMO_DATABASE_URL: databaseUrl } : {}),
+  };
 }
 
-export function spawnBenchServer(root: string, dir: string): BenchServer {
+export interface BenchServerOptions {
+  /** PostgreSQL instead of `<dir>/mnemo/mnemo.sqlite3` (as MNEMO_DATABASE_URL, the pool at its default). */
+  databaseUrl?: string;
+}
+
+export function spawnBenchServer(root: string, dir: string, options: BenchServerOptions = {}): BenchServer {
   const socketPath = join(dir, 'mnemo.sock');
   const args = ['serve', '--data-dir', join(dir, 'mnemo'), '--socket', socketPath, ...SERVE_FLAGS];
   const child = spawn(process.execPath, [join(root, 'bin', 'mnemo.js'), ...args], {
-    env: serverEnv(process.env),
+    env: serverEnv(process.env, options.databaseUrl),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

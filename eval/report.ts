@@ -132,7 +132,7 @@ export function renderReport(metrics: EvalMetrics, plotFile: string): string {
     `- data: \`${metrics.data.file}\` (sha256 ${metrics.data.sha256.slice(0, 12)}…), ${metrics.counts.conversations} conversations, ` +
       `${metrics.counts.units} units, ${metrics.counts.queries} queries scored, ${metrics.counts.skipped} skipped`,
     `- run: ${metrics.created_at}, k = ${metrics.options.ks.join(', ')}, recall limit ${metrics.options.recall_limit}` +
-      `${metrics.options.subset !== null ? `, subset ${metrics.options.subset}` : ''}, wall time ${(metrics.wall_ms.total / 1000).toFixed(1)} s`,
+      `${metrics.options.subset !== null ? `, subset ${metrics.options.subset}` : ''}, store ${metrics.options.engine}, wall time ${(metrics.wall_ms.total / 1000).toFixed(1)} s`,
     base
       ? `- cells read **mnemo / ${metrics.baseline_name ?? 'baseline'} (×mnemo ÷ baseline)**`
       : '- baseline not run (`--baseline` adds it)',

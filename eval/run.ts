@@ -22,6 +22,7 @@ import {
   type StoreEmbedder,
 } from './embed.js';
 import { defaultOutDir, sharedDataFile } from './paths.js';
+import { createEvalSchema, type DatabaseConfig, type EvalSchema } from './postgres-store.js';
 import { silentProgress, type Progress } from './progress.js';
 import { renderRecallPlot, renderReport } from './report.js';
 import { runConversation, type IngestTotals, type QueryRecord } from './run-conversation.js';
@@ -52,6 +53,8 @@ export interface EvalOptions {
    * every question is asked with the vector channel ("mnemo+vectors") and without it ("mnemo").
    */
   embed?: EmbedConfig;
+  /** Set: the store is a fresh schema of this PostgreSQL database (dropped after the run), not SQLite. */
+  database?: DatabaseConfig;
   progress?: Progress;
 }
 
@@ -61,7 +64,14 @@ export interface EvalMetrics {
   dataset: DatasetName;
   data: { file: string; sha256: string };
   created_at: string;
-  options: { ks: number[]; subset: number | null; baseline: boolean; embed: boolean; recall_limit: number };
+  options: {
+    ks: number[];
+    subset: number | null;
+    baseline: boolean;
+    embed: boolean;
+    recall_limit: number;
+    engine: 'sqlite' | 'postgres';
+  };
   families: string[];
   group_label: string;
   /** Groups reported apart from the overall score. */
@@ -138,7 +148,9 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
   const records: QueryRecord[] = [];
   const runStarted = performance.now();
   let embedder: StoreEmbedder | undefined;
+  let schema: EvalSchema | undefined;
   try {
+    schema = options.database ? await createEvalSchema(options.database) : undefined;
     // Dates without a zone are stored as UTC and read with a UTC clock, so local days stay the data's days;
     // a dataset with zoned times names its calendar.
     const service = await openMemory({
@@ -147,6 +159,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
         redactEmails: true,
         timezone: module.timeZone ?? 'UTC',
         ...(options.embed ? { embed: options.embed } : {}),
+        ...(schema ? { database: schema.database } : {}),
       },
     });
     try {
@@ -180,6 +193,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
     }
   } finally {
     rmSync(storeDir, { recursive: true, force: true });
+    await schema?.drop();
   }
   const runMs = performance.now() - runStarted;
 
@@ -207,6 +221,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       baseline: withBaseline,
       embed: options.embed !== undefined,
       recall_limit: RECALL_LIMIT,
+      engine: options.database ? 'postgres' : 'sqlite',
     },
     families: module.families,
     group_label: module.groupLabel,

@@ -245,8 +245,17 @@ export async function main(
         'also measure the vector channel: embed each store with the MNEMO_EMBED_* model, ask with and without it',
         false,
       )
+      .addOption(
+        new Option(
+          '--engine <engine>',
+          'store the run in a temporary SQLite file, or in a fresh schema of --database-url / MNEMO_DATABASE_URL (dropped after)',
+        )
+          .choices(['sqlite', 'postgres'])
+          .default('sqlite'),
+      )
       .action(async (opts: EvalCommandOptions) => {
-        exitCode = await evalCommand(dataset, opts, io);
+        const database = opts.engine === 'postgres' ? config().database : undefined;
+        exitCode = await evalCommand(dataset, opts, io, database);
       });
   }
 

@@ -225,7 +225,7 @@ export async function searchIds(
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND task_id IN (${marks})
                UNION SELECT doc_id FROM search_docs WHERE owner = ? AND session_id IN (${marks})) AS m
         ${join} search_docs d ON d.doc_id = m.doc_id
-        WHERE ${where} ORDER BY d.at DESC LIMIT ?`,
+        WHERE ${where} ORDER BY d.at DESC, d.doc_id DESC LIMIT ?`,
       [filters.owner, ...rawIds, filters.owner, ...rawIds, filters.owner, ...rawIds, ...params, limit],
     );
     for (const row of rows) hits.set(row.docId, row);
@@ -239,5 +239,9 @@ export async function searchIds(
         hits.set(row.docId, { docId: row.docId, kind: row.kind, ref: row.ref, at: row.at, score: 0.5 });
     }
   }
-  return [...hits.values()].sort((a, b) => b.score - a.score || b.at - a.at).slice(0, limit);
+  // invariant: equal scores and times go to the later document on every engine, so neither the ranks nor
+  // the cut at `limit` depend on how an engine orders ties (test: src/search/ids.test.ts).
+  return [...hits.values()]
+    .sort((a, b) => b.score - a.score || b.at - a.at || b.docId - a.docId)
+    .slice(0, limit);
 }

@@ -292,7 +292,7 @@ export const postgresIndex: SearchIndex = {
       `SELECT ${DOC_COLUMNS} FROM search_docs d
         WHERE d.doc_id IN (SELECT doc_id FROM search_terms
                             WHERE owner_key = ? AND term = ANY(?::text[]) AND (body > 0 OR cues > 0))
-          AND ${where} ORDER BY d.at DESC LIMIT ?`,
+          AND ${where} ORDER BY d.at DESC, d.doc_id DESC LIMIT ?`,
       [owner.key, [...terms], ...params, limit],
     );
   },

@@ -259,7 +259,7 @@ export const sqliteIndex: SearchIndex = {
     return db.all(
       DocRowSchema,
       `SELECT ${DOC_COLUMNS} FROM search_fts CROSS JOIN search_docs d ON d.doc_id = search_fts.rowid
-        WHERE search_fts MATCH ? AND ${where} ORDER BY d.at DESC LIMIT ?`,
+        WHERE search_fts MATCH ? AND ${where} ORDER BY d.at DESC, d.doc_id DESC LIMIT ?`,
       // Only the document's own text: a neighbour's id in the context field is not this document's.
       [`{body cues} : (${terms.map((t) => quoted(owner.key, t)).join(' OR ')})`, ...params, limit],
     );

@@ -1,6 +1,6 @@
 // `mnemo eval <dataset>`: runs the recall benchmark harness in eval/ and prints where the results went.
 import type { DatasetName } from '../../../eval/types.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig, type Config } from '../../config.js';
 import { MemoryError } from '../../errors.js';
 
 export interface EvalCommandOptions {
@@ -10,6 +10,7 @@ export interface EvalCommandOptions {
   subset?: number;
   baseline: boolean;
   embed: boolean;
+  engine: 'sqlite' | 'postgres';
 }
 
 const EMBED_MISSING =
@@ -26,13 +27,30 @@ function embedConfig() {
   return embed;
 }
 
+const DATABASE_MISSING =
+  '--engine postgres stores the run in a fresh schema of a PostgreSQL database: give it with --database-url ' +
+  'or MNEMO_DATABASE_URL (e.g. postgres://mnemo:secret@127.0.0.1:5432/mnemo)';
+
+/** The database of `--engine postgres`; throws CONFIG_INVALID without one. */
+function databaseConfig(database: Config['database']): NonNullable<Config['database']> {
+  if (!database)
+    throw new MemoryError('CONFIG_INVALID', DATABASE_MISSING, {
+      issues: [{ path: 'database.url', message: DATABASE_MISSING }],
+    });
+  return database;
+}
+
+/** `database`: the configured PostgreSQL settings (`--database-url`, `MNEMO_DATABASE_*`), if any. */
 export async function evalCommand(
   dataset: DatasetName,
   options: EvalCommandOptions,
   io: { out: NodeJS.WritableStream; err: NodeJS.WriteStream },
+  database?: Config['database'],
 ): Promise<number> {
   // Before anything is read: a run without its model would measure BM25 alone.
   const embed = options.embed ? embedConfig() : undefined;
+  // SQLite unless asked: a MNEMO_DATABASE_URL set for the server does not move the benchmark's store.
+  const store = options.engine === 'postgres' ? databaseConfig(database) : undefined;
   // Loaded on demand: the harness and its baseline library are only needed here.
   const { runEval } = await import('../../../eval/run.js');
   const { createProgress } = await import('../../../eval/progress.js');
@@ -41,6 +59,7 @@ export async function evalCommand(
     ks: options.k,
     baseline: options.baseline,
     ...(embed ? { embed } : {}),
+    ...(store ? { database: store } : {}),
     progress: createProgress(io.err),
     ...(options.data !== undefined ? { dataFile: options.data } : {}),
     ...(options.out !== undefined ? { outDir: options.out } : {}),
