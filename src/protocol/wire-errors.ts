@@ -28,10 +28,13 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   RESPONSE_TOO_LARGE: 500,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  // The caller lacks the user's approval, not a permission: sent again unchanged it fails again.
+  APPROVAL_REQUIRED: 403,
   UNSUPPORTED_MEDIA_TYPE: 415,
   STORAGE_UNAVAILABLE: 503,
   EVENT_CONFLICT: 409,
   LEASE_LOST: 409,
+  ALREADY_DECIDED: 409,
   TOO_MANY_CONNECTIONS: 503,
   SHUTTING_DOWN: 503,
   SERVER_UNAVAILABLE: 503,
