@@ -99,13 +99,32 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     event_id: 'acme-user',
     quote: ACME_QUOTE,
   }),
+  'memory.skill.list': ({ owner }) => withOwner(owner),
+  'memory.skill.get': ({ owner }) => ({ ...withOwner(owner), id: 'mem_none' }),
+  'memory.skill.set_status': ({ owner }) => ({
+    ...withOwner(owner),
+    id: 'mem_none',
+    status: 'deprecated',
+    approved_by: 'probe',
+  }),
+  'memory.skill.follow': ({ owner }) => ({
+    ...withOwner(owner),
+    id: 'mem_none',
+    session_id: 'probe-session',
+  }),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
 };
 const NAMES = Object.keys(METHODS) as MethodName[];
 /** Methods whose probe names a memory the tenant does not have: inside the scope they answer NOT_FOUND. */
-const MISSING_INSIDE: ReadonlySet<MethodName> = new Set(['memory.facts.resolve', 'memory.revoke']);
+const MISSING_INSIDE: ReadonlySet<MethodName> = new Set([
+  'memory.facts.resolve',
+  'memory.revoke',
+  'memory.skill.get',
+  'memory.skill.set_status',
+  'memory.skill.follow',
+]);
 const specOf = (name: MethodName): MethodSpec => METHODS[name];
 
 describe.each(ENGINES)('tenant tokens on %s', (engine) => {

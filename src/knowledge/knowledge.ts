@@ -7,6 +7,7 @@ export { LIFECYCLES, reportedStatus, type Lifecycle } from './lifecycle.js';
 export { renormMemories } from './renorm.js';
 export { retireStaleCandidates } from './retire.js';
 export { revokeMemory } from './revoke.js';
+export { recordOutcomes, type OutcomeEvent } from './skill-evidence.js';
 export {
   memoryVisibility,
   RECALL_VISIBILITY_PARAMS,

@@ -32,6 +32,16 @@ import {
   ProjectDecisionResultSchema,
 } from '../knowledge/chain-schema.js';
 import {
+  SkillFollowParamsSchema,
+  SkillFollowResultSchema,
+  SkillGetParamsSchema,
+  SkillGetResultSchema,
+  SkillListParamsSchema,
+  SkillListResultSchema,
+  SkillSetStatusParamsSchema,
+  SkillSetStatusResultSchema,
+} from '../knowledge/skills-schema.js';
+import {
   ClaimParamsSchema,
   ClaimResultSchema,
   CommitParamsSchema,
@@ -262,6 +272,36 @@ export const METHODS = {
     summary: 'Confirm (active) or reject (archived) a project with a quote verbatim in a user event.',
     params: ProjectDecisionParamsSchema,
     result: ProjectDecisionResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.skill.list': spec({
+    summary: 'Procedures with their stage, risk, confidence and how many sessions vouch for them.',
+    params: SkillListParamsSchema,
+    result: SkillListResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.skill.get': spec({
+    summary:
+      'A procedure as a checklist to compare with the situation (never instructions), with its evidence.',
+    params: SkillGetParamsSchema,
+    result: SkillGetResultSchema,
+    access: 'read',
+    owner: 'param',
+  }),
+  'memory.skill.set_status': spec({
+    summary:
+      'Activate or deprecate a procedure; a high-risk, draft or unvalidated one needs a user event approving it.',
+    params: SkillSetStatusParamsSchema,
+    result: SkillSetStatusResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.skill.follow': spec({
+    summary: "A session follows a procedure: that session's later tool and task results raise or lower it.",
+    params: SkillFollowParamsSchema,
+    result: SkillFollowResultSchema,
     access: 'write',
     owner: 'param',
   }),

@@ -7,6 +7,7 @@ import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
 import { factsHandlers } from '../knowledge/methods-facts.js';
 import { chainHandlers } from '../knowledge/methods.js';
+import { skillHandlers } from '../knowledge/methods-skills.js';
 import { observeHandlers } from '../observe/methods.js';
 import { recallMemory } from '../recall/recall.js';
 import { timelineAround } from '../recall/around.js';
@@ -129,6 +130,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       timeZone: service.config.timezone,
     }),
     ...chainHandlers(ingestDeps),
+    ...skillHandlers({ driver: db, redactor: service.redactor, now: service.now }),
     ...tokenHandlers({ driver: db, now: service.now }),
     ...safetyHandlers(),
   });
