@@ -112,6 +112,22 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     id: 'mem_none',
     session_id: 'probe-session',
   }),
+  'memory.track.add': ({ owner }) => ({ ...withOwner(owner), track: 'memory', text: 'a probe entry' }),
+  'memory.track.list': ({ owner }) => ({ ...withOwner(owner), track: 'memory' }),
+  'memory.track.expand': ({ owner }) => ({ ...withOwner(owner), id: 'mem_none' }),
+  'memory.track.archive': ({ owner }) => ({ ...withOwner(owner), track: 'memory' }),
+  'memory.todo.add': ({ owner }) => ({ ...withOwner(owner), track: 'life', title: 'a probe todo' }),
+  'memory.todo.update': ({ owner }) => ({ ...withOwner(owner), id: 'obj_none', status: 'done' }),
+  'memory.todo.list': ({ owner }) => withOwner(owner),
+  'memory.todo.view': ({ owner }) => withOwner(owner),
+  'memory.suggest': ({ owner }) => ({ ...withOwner(owner), track: 'key', text: 'a probe suggestion' }),
+  'memory.suggestions.list': ({ owner }) => withOwner(owner),
+  'memory.suggestions.decide': ({ owner }) => ({
+    ...withOwner(owner),
+    id: 'sug_none',
+    decision: 'reject',
+    by: 'probe',
+  }),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
@@ -124,6 +140,9 @@ const MISSING_INSIDE: ReadonlySet<MethodName> = new Set([
   'memory.skill.get',
   'memory.skill.set_status',
   'memory.skill.follow',
+  'memory.track.expand',
+  'memory.todo.update',
+  'memory.suggestions.decide',
 ]);
 const specOf = (name: MethodName): MethodSpec => METHODS[name];
 

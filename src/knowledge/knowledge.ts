@@ -1,5 +1,6 @@
 // The knowledge layer below the stages: memories' lifecycle, facts over time, duplicates, revocation,
 // objects, aliases and relations. Observation's publish writes into it, recall reads it, methods call it.
+export type { DirectMemory, PublishDirect } from './direct.js';
 export { DEFAULT_TIME_ZONE } from './evidence.js';
 export { mergeDuplicate, settleMemory, type KnowledgeContext, type PublishedMemory } from './facts.js';
 export { factHistory, resolveConflict } from './history.js';
