@@ -267,6 +267,7 @@ export const METHODS = {
     result: ChainUpsertResultSchema,
     access: 'write',
     owner: 'param',
+    mcp: 'link',
   }),
   'memory.chain.find': spec({
     summary: 'Objects by name, alias or cue: an exact name or alias first, then mentions, then BM25.',
@@ -339,6 +340,7 @@ export const METHODS = {
     result: TrackAddResultSchema,
     access: 'write',
     owner: 'param',
+    mcp: 'remember',
   }),
   'memory.track.list': spec({
     summary: "A track's entries, newest first, a page at a time; archived ones with include_archived.",
@@ -368,6 +370,7 @@ export const METHODS = {
     result: TodoAddResultSchema,
     access: 'write',
     owner: 'param',
+    mcp: 'todo',
   }),
   'memory.todo.update': spec({
     summary: "Change a todo's status (open, done, dropped), title or due: a new revision.",
@@ -397,6 +400,7 @@ export const METHODS = {
     result: SuggestResultSchema,
     access: 'write',
     owner: 'param',
+    mcp: 'suggest',
   }),
   'memory.suggestions.list': spec({
     summary: 'Suggestions, newest first, by status (pending, approved, rejected) and track.',
