@@ -24,6 +24,7 @@ export {
   type NamedObject,
 } from './alias-lookup.js';
 export { normName, normText } from './names.js';
+export { isWriteNote } from './note.js';
 export { OBJECT_DOC_KIND, objectIndexDoc, storedObjectDoc } from './object-index.js';
 export { redactObjects, type CredentialIssue, type RedactableObject } from './object-redact.js';
 export {

@@ -54,7 +54,8 @@ export const riskRank = (risk: Risk | null | undefined): number => (risk ? RISKS
 
 /**
  * invariant: a procedure whose text or steps name a deletion, a deployment, a sending, a payment or a remote
- * shell is high risk whatever its proposer said (test: src/knowledge/risk.test.ts).
+ * shell is high risk whatever its proposer said (test: src/knowledge/risk.test.ts "invariant: the risk of a
+ * procedure comes from its steps and text").
  */
 export function assessRisk(p: ProcedureParts): { risk: Risk; reasons: RiskReason[] } {
   const parts = [p.text, ...(p.preconditions ?? []), ...(p.steps ?? []), ...(p.checks ?? [])];

@@ -55,7 +55,8 @@ export function namesSteps(steps: readonly string[], text: string): boolean {
 /**
  * Records, for each outcome event, every procedure of the owner it follows; settles those procedures.
  * invariant: a procedure's own sources and results before its newest source are never evidence for it, and
- * an event counts once per procedure (test: src/knowledge/skills.test.ts "confidence from later results").
+ * an event counts once per procedure (test: src/knowledge/skills.test.ts "invariant: confidence from later
+ * results…").
  */
 export async function recordOutcomes(
   tx: Queryable,

@@ -65,7 +65,7 @@ export function procedureStage(p: StageInput): Lifecycle {
   const current = (p.lifecycle ?? p.status) as Lifecycle;
   if (isRevoked(p) || (p.lifecycle !== null && !AUTOMATIC.includes(p.lifecycle))) return current;
   // invariant: a skill the user taught stays a draft until the user enables it (test:
-  // src/knowledge/skills.test.ts "a skill the user taught is a draft…").
+  // src/knowledge/skills.test.ts "invariant: a skill the user taught is a draft…").
   if (p.lifecycle === null && p.sources.length > 0 && p.sources.every((s) => s.role === 'user'))
     return 'draft';
   const seenAgain = p.sources.some((s) => s.at > p.at) || p.verdicts.some((v) => v.outcome === 'success');

@@ -25,7 +25,7 @@ const notFound = (id: string) => new MemoryError('NOT_FOUND', `no procedure ${id
 
 /**
  * invariant: a high-risk, draft or unvalidated procedure becomes active only with a user event of its owner
- * that approves it (test: src/knowledge/skills.test.ts "activating needs the user's approval…").
+ * that approves it (test: src/knowledge/skills.test.ts "invariant: activating needs the user's approval…").
  */
 export async function setSkillStatus(
   deps: { driver: Driver; redactor: Redactor },

@@ -37,7 +37,7 @@ export async function listSkills(db: Queryable, p: SkillListParams): Promise<{ i
 
 /**
  * invariant: a procedure comes back as a checklist with a note saying it is data, not instructions (test:
- * src/knowledge/skills.test.ts "comes back as a checklist").
+ * src/knowledge/skills.test.ts "invariant: comes back as a checklist…").
  */
 export async function getSkill(
   db: Queryable,

@@ -1,6 +1,6 @@
-// Suggestions await a person: a proposed track entry (redacted) stays pending until someone approves it, which
-// publishes it into its track with the approver recorded (the only way into the key track), or rejects it.
-// Each is decided once.
+// Suggestions await a person: a proposed track entry (redacted) stays pending until someone approves it,
+// which publishes it into its track with the approver recorded (the only way into the key track), or rejects
+// it. Each is decided once.
 import type { z } from 'zod';
 import { MemoryError } from '../errors.js';
 import { getEventsByIds } from '../ingest/store.js';
@@ -125,7 +125,8 @@ const alreadyDecided = (r: SuggestionRow) =>
 
 /**
  * invariant: a suggestion is decided once, and an approval publishes it with its approver (test:
- * src/knowledge/suggestions.test.ts "approve publishes…", "a second decision is refused").
+ * src/knowledge/suggestions.test.ts "invariant: approve publishes…", "invariant: a second decision is
+ * refused…").
  */
 export async function decideSuggestion(
   deps: TrackDeps,

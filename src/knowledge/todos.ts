@@ -1,6 +1,6 @@
-// Todos: objects of type todo (attrs: track, due, todo_status, project, touched_at), written like every object
-// through writeObjects, citing a note event stored for each write. A todo restating an open one of its track
-// (same title in normal form) is that one; every change is a new revision.
+// Todos: objects of type todo (attrs: track, due, todo_status, project, touched_at), written like every
+// object through writeObjects, citing a note event stored for each write. A todo restating an open one of its
+// track (same title in normal form) is that one; every change is a new revision.
 import type { z } from 'zod';
 import { MemoryError } from '../errors.js';
 import type { Queryable } from '../storage/driver.js';
@@ -79,7 +79,7 @@ const invalid = (path: string, message: string) =>
 
 /**
  * invariant: an open todo is never stored twice in its track: the same title again answers added: false
- * (test: src/knowledge/todos.test.ts "a duplicate open todo…").
+ * (test: src/knowledge/todos.test.ts "invariant: a duplicate open todo…").
  */
 export async function addTodo(deps: TodoDeps, p: TodoAddParams): Promise<{ id: string; added: boolean }> {
   if (p.track === 'project' && p.project === undefined)
@@ -195,7 +195,7 @@ export async function listTodos(
 
 /**
  * invariant: the smart view shows at most 8 open todos, overdue first, then due soonest, then most recently
- * touched (test: src/knowledge/todos.test.ts "the view…").
+ * touched (test: src/knowledge/todos.test.ts "invariant: the view shows at most 8…").
  */
 export async function viewTodos(db: Queryable, owner: string, now: number, timeZone: string) {
   const open = (await objectsOfType(db, owner, 'todo'))

@@ -1,6 +1,7 @@
-// memory.track.archive: the oldest entries beyond a track's budget (and those older than `before`) move out of
-// the track: lifecycle deprecated with `archived_at`, text and sources kept, readable with include_archived.
-// A dry run (the default) only reports what would move; moving needs dry_run: false and confirm: true.
+// memory.track.archive: the oldest entries beyond a track's budget (and those older than `before`) move out
+// of the track: lifecycle deprecated with `archived_at`, text and sources kept, readable with
+// include_archived. A dry run (the default) only reports what would move; moving needs dry_run: false and
+// confirm: true.
 import type { z } from 'zod';
 import { MemoryError } from '../errors.js';
 import type { Driver, Queryable } from '../storage/driver.js';
@@ -29,7 +30,8 @@ export function entriesToMove(live: readonly EntryRow[], keep: number, before?: 
 
 /**
  * invariant: archiving moves entries and never drops one: an archived entry keeps its text and sources and
- * stays readable (test: src/knowledge/tracks.test.ts "archive: a dry run reports, confirm moves…").
+ * stays readable (test: src/knowledge/tracks.test.ts "invariant: archive: a dry run reports, confirm
+ * moves…").
  */
 export async function archiveTrack(
   db: Driver,

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/helpers/engines.js';
 import { errorOf } from '../../test/helpers/errors.js';
-import { openFactsFixture, said, type FactsFixture } from '../../test/helpers/facts.js';
+import { heuristically, openFactsFixture, said, type FactsFixture } from '../../test/helpers/facts.js';
 import { sqlFirst } from '../../test/helpers/sql.js';
 
 const OWNER = 'user:lin';
@@ -111,6 +111,16 @@ describe.each(ENGINES)('tracks on %s', (engine) => {
     );
     const restated = await add({ track: 'user', text: '我喜欢靠窗的座位。', role: 'user' });
     expect(restated).toMatchObject({ id: receipt.memory_ids[0], added: false });
+  });
+
+  it('observing the notes of writes restates nothing: no episode of them in the daily track', async () => {
+    await add({ track: 'memory', text: 'The build cache lives in /var/cache/ci' });
+    await add({ track: 'user', text: 'I prefer short answers', role: 'user' });
+    await f.ingest(OWNER, [said('帮我查一下发票', '2026-11-16 09:30', { event_id: 'u1', session_id: 's1' })]);
+    const receipt = await f.observe(OWNER, heuristically);
+    expect((await list({ track: 'daily' })).items.map((e) => e.source_refs)).toEqual([['u1']]);
+    expect((await list({ track: 'user' })).items.map((e) => e.text)).toEqual(['I prefer short answers']);
+    expect(receipt.memory_ids).toHaveLength(1);
   });
 
   it('redacts what it stores: the entry and its note', async () => {

@@ -65,7 +65,7 @@ function shapeOf(
 
 /**
  * invariant: the key track takes entries only through an approved suggestion (test:
- * src/knowledge/tracks.test.ts "key entries only through an approved suggestion").
+ * src/knowledge/tracks.test.ts "key entries only through an approved suggestion…").
  */
 export async function addTrackEntry(deps: TrackDeps, input: EntryInput): Promise<EntryOutcome> {
   if (input.track === 'key' && !input.approval) {

@@ -1,5 +1,6 @@
 // A host's or a person's direct write of a memory (knowledge/direct.ts), published like a batch of its own:
-// a published batch row with its receipt, the memory and its sources, its index document, its knowledge state.
+// a published batch row with its receipt, the memory and its sources, its index document, its knowledge
+// state.
 import { settleMemory, type DirectMemory, type KnowledgeContext } from '../knowledge/knowledge.js';
 import { indexDocuments } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
