@@ -9,6 +9,7 @@ export { renormMemories } from './renorm.js';
 export { retireStaleCandidates } from './retire.js';
 export { revokeMemory } from './revoke.js';
 export { recordOutcomes, type OutcomeEvent } from './skill-evidence.js';
+export { noteRecalledProcedures } from './skill-status.js';
 export {
   memoryVisibility,
   RECALL_VISIBILITY_PARAMS,

@@ -95,3 +95,28 @@ export async function followSkill(
     return { id: p.id, session_id: f.session_id, since: new Date(f.at).toISOString() };
   });
 }
+
+/**
+ * For recall: the procedures among `ids` were recalled in `sessionId`, so that session's later results are
+ * evidence for them (as memory.skill.follow says it). Other ids are ignored. Answers the procedures marked.
+ */
+export async function noteRecalledProcedures(
+  db: Driver,
+  owner: string,
+  sessionId: string,
+  ids: readonly string[],
+  now: number,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return db.transaction(async (tx) => {
+    await tx.lockOwner(owner);
+    const marked: string[] = [];
+    for (const id of new Set(ids)) {
+      const row = await getProcedure(tx, owner, id);
+      if (!row || isRevoked(row)) continue;
+      await addFollow(tx, owner, { memory_id: id, session_id: sessionId, at: now });
+      marked.push(id);
+    }
+    return marked;
+  });
+}

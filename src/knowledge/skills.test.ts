@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventInput } from '../index.js';
 import type { ProposalInput } from '../observe/schema.js';
 import { recordOutcomes } from './skill-evidence.js';
+import { noteRecalledProcedures } from './skill-status.js';
 import { ENGINES } from '../../test/helpers/engines.js';
 import { errorOf } from '../../test/helpers/errors.js';
 import { at, openFactsFixture, said, type FactsFixture } from '../../test/helpers/facts.js';
@@ -253,6 +254,21 @@ describe.each(ENGINES)('skills on %s', (engine) => {
     const ctx = { timeZone: 'Asia/Shanghai', now: f.clock.now() };
     expect(await f.service.driver.transaction((tx) => recordOutcomes(tx, OWNER, [again], ctx))).toBe(0);
     expect((await get(id)).evidence).toHaveLength(3);
+    // Recalled in a session (recall's hook): that session's results count as if it followed the procedure.
+    const marked = await noteRecalledProcedures(
+      f.service.driver,
+      OWNER,
+      's6',
+      [id, 'mem_x', id],
+      f.clock.now(),
+    );
+    expect(marked).toEqual([id]);
+    await outcomes([tool('done', '2026-11-18 12:00', 'rc1', 's6', 'task_result')]);
+    expect((await get(id)).evidence.at(-1)).toMatchObject({
+      event_id: 'rc1',
+      outcome: 'success',
+      via: 'followed',
+    });
     expect(
       await errorOf(f.client.call('memory.skill.follow', { owner: OWNER, id: 'mem_x', session_id: 's' })),
     ).toMatchObject({ code: 'NOT_FOUND' });
