@@ -208,7 +208,8 @@ async function updateInto(
 /**
  * Writes objects in order (a later one may merge into an earlier one), then relations between them.
  * invariant: an object restating an existing one (same type and normalised name, or its name an alias of
- * the other) is merged into it, never stored twice (test: src/knowledge/chain.test.ts "merges duplicates…").
+ * the other) is merged into it, never stored twice, unless its writer says it is distinct (a todo) (test:
+ * src/knowledge/chain.test.ts "merges duplicates…").
  */
 export async function writeObjects(
   tx: Queryable,
