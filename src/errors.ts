@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   BATCH_NOT_FOUND: 'No such observation batch.',
   PROPOSAL_INVALID: 'The proposal failed validation.',
   CREDENTIAL_VALUE_REFUSED: 'A credential_ref names where a credential lives, never the credential itself.',
+  APPROVAL_REQUIRED: 'This needs an explicit approval by the user first.',
+  ALREADY_DECIDED: 'This was decided already; a decision is made once.',
   SCHEMA_TOO_NEW: 'The database was written by a newer mnemo.',
   MIGRATION_FAILED: 'A schema migration failed.',
   SOCKET_IN_USE: 'Another mnemo instance answers on this socket.',

@@ -139,13 +139,51 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     event_id: 'acme-user',
     quote: ACME_QUOTE,
   }),
+  'memory.skill.list': ({ owner }) => withOwner(owner),
+  'memory.skill.get': ({ owner }) => ({ ...withOwner(owner), id: 'mem_none' }),
+  'memory.skill.set_status': ({ owner }) => ({
+    ...withOwner(owner),
+    id: 'mem_none',
+    status: 'deprecated',
+    approved_by: 'probe',
+  }),
+  'memory.skill.follow': ({ owner }) => ({
+    ...withOwner(owner),
+    id: 'mem_none',
+    session_id: 'probe-session',
+  }),
+  'memory.track.add': ({ owner }) => ({ ...withOwner(owner), track: 'memory', text: 'a probe entry' }),
+  'memory.track.list': ({ owner }) => ({ ...withOwner(owner), track: 'memory' }),
+  'memory.track.expand': ({ owner }) => ({ ...withOwner(owner), id: 'mem_none' }),
+  'memory.track.archive': ({ owner }) => ({ ...withOwner(owner), track: 'memory' }),
+  'memory.todo.add': ({ owner }) => ({ ...withOwner(owner), track: 'life', title: 'a probe todo' }),
+  'memory.todo.update': ({ owner }) => ({ ...withOwner(owner), id: 'obj_none', status: 'done' }),
+  'memory.todo.list': ({ owner }) => withOwner(owner),
+  'memory.todo.view': ({ owner }) => withOwner(owner),
+  'memory.suggest': ({ owner }) => ({ ...withOwner(owner), track: 'key', text: 'a probe suggestion' }),
+  'memory.suggestions.list': ({ owner }) => withOwner(owner),
+  'memory.suggestions.decide': ({ owner }) => ({
+    ...withOwner(owner),
+    id: 'sug_none',
+    decision: 'reject',
+    by: 'probe',
+  }),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
 };
 const NAMES = Object.keys(METHODS) as MethodName[];
 /** Methods whose probe names a memory the tenant does not have: inside the scope they answer NOT_FOUND. */
-const MISSING_INSIDE: ReadonlySet<MethodName> = new Set(['memory.facts.resolve', 'memory.revoke']);
+const MISSING_INSIDE: ReadonlySet<MethodName> = new Set([
+  'memory.facts.resolve',
+  'memory.revoke',
+  'memory.skill.get',
+  'memory.skill.set_status',
+  'memory.skill.follow',
+  'memory.track.expand',
+  'memory.todo.update',
+  'memory.suggestions.decide',
+]);
 const specOf = (name: MethodName): MethodSpec => METHODS[name];
 
 describe.each(ENGINES)('tenant tokens on %s', (engine) => {

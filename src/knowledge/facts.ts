@@ -15,6 +15,7 @@ import {
   type StateRow,
 } from './memory-store.js';
 import { normName, normText } from './names.js';
+import { settleProcedure } from './skill-state.js';
 import { placeVersions, type Version } from './supersede.js';
 
 export interface KnowledgeContext {
@@ -94,6 +95,8 @@ export async function mergeDuplicate(
   if (target.kind === 'fact' && target.norm_subject !== null && target.norm_predicate !== null) {
     await settleKey(tx, m.owner, target.norm_subject, target.norm_predicate, ctx);
   }
+  // Seen again, perhaps in another session: its stage may move on.
+  if (target.kind === 'procedure') await settleProcedure(tx, m.owner, target.memory_id, ctx);
   return target.memory_id;
 }
 
@@ -109,6 +112,7 @@ export async function settleMemory(tx: Queryable, m: PublishedMemory, ctx: Knowl
   });
   const key = factKey(norms);
   if (m.kind === 'fact' && key) await settleKey(tx, m.owner, key.subject, key.predicate, ctx);
+  if (m.kind === 'procedure') await settleProcedure(tx, m.owner, m.memory_id, ctx);
 }
 
 const wasActive = (r: StateRow): boolean =>
@@ -151,8 +155,11 @@ export async function settleKey(
   });
   const placed = placeVersions(versions, resolutions, () => newKnowledgeId('cf'));
   for (const r of rows) {
-    const p = placed.get(r.memory_id);
-    if (!p) continue;
+    const placement = placed.get(r.memory_id);
+    if (!placement) continue;
+    // An archived fact keeps out of its track while it would be current; closed, it is history like any.
+    const archived = r.archived_at !== null && ['active', 'candidate'].includes(placement.lifecycle);
+    const p = archived ? { ...placement, lifecycle: 'deprecated' as const } : placement;
     const status = coarseStatus(p.lifecycle);
     if (
       r.lifecycle === p.lifecycle &&

@@ -1,5 +1,6 @@
 // The knowledge layer below the stages: memories' lifecycle, facts over time, duplicates, revocation,
 // objects, aliases and relations. Observation's publish writes into it, recall reads it, methods call it.
+export type { DirectMemory, PublishDirect } from './direct.js';
 export { DEFAULT_TIME_ZONE } from './evidence.js';
 export { mergeDuplicate, settleMemory, type KnowledgeContext, type PublishedMemory } from './facts.js';
 export { factHistory, resolveConflict } from './history.js';
@@ -7,6 +8,8 @@ export { LIFECYCLES, reportedStatus, type Lifecycle } from './lifecycle.js';
 export { renormMemories } from './renorm.js';
 export { retireStaleCandidates } from './retire.js';
 export { revokeMemory } from './revoke.js';
+export { recordOutcomes, type OutcomeEvent } from './skill-evidence.js';
+export { noteRecalledProcedures } from './skill-status.js';
 export {
   memoryVisibility,
   RECALL_VISIBILITY_PARAMS,
@@ -22,6 +25,7 @@ export {
   type NamedObject,
 } from './alias-lookup.js';
 export { normName, normText } from './names.js';
+export { isWriteNote } from './note.js';
 export { OBJECT_DOC_KIND, objectIndexDoc, storedObjectDoc } from './object-index.js';
 export { redactObjects, type CredentialIssue, type RedactableObject } from './object-redact.js';
 export {

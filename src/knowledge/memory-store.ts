@@ -2,7 +2,7 @@
 // columns are written once, by observation's publish (the update triggers refuse any change to them).
 import type { z } from 'zod';
 import type { Queryable, SqlValue } from '../storage/driver.js';
-import { int, nint, nstr, row, str } from '../storage/rows.js';
+import { int, nint, nstr, num, row, str } from '../storage/rows.js';
 
 export const StateRow = row({
   memory_id: str,
@@ -24,6 +24,14 @@ export const StateRow = row({
   conflict_id: nstr,
   revoked_reason: nstr,
   updated_at: nint,
+  track: nstr,
+  project_id: nstr,
+  summary: nstr,
+  risk: nstr,
+  confidence: num.nullable(),
+  approved_by: nstr,
+  approved_event: nstr,
+  archived_at: nint,
 });
 export type StateRow = z.output<typeof StateRow>;
 
@@ -125,6 +133,14 @@ export interface StatePatch {
   origin?: string | null;
   conflict_id?: string | null;
   revoked_reason?: string | null;
+  track?: string | null;
+  project_id?: string | null;
+  summary?: string | null;
+  risk?: string | null;
+  confidence?: number | null;
+  approved_by?: string | null;
+  approved_event?: string | null;
+  archived_at?: number | null;
   updated_at: number;
 }
 

@@ -5,6 +5,12 @@ import { MemoryError } from '../errors.js';
 import { ingestEvents, type IngestDeps } from '../ingest/ingest.js';
 import { MAX_EVENT_TEXT } from '../ingest/schema.js';
 
+const WRITE_PREFIX = 'write:';
+
+/** Whether an event is the note of a direct write: what the write stored is in memory already. */
+export const isWriteNote = (e: { event_id: string; kind: string }): boolean =>
+  e.kind === 'note' && e.event_id.startsWith(WRITE_PREFIX);
+
 export interface NoteDeps extends IngestDeps {
   now: () => number;
 }
@@ -16,7 +22,7 @@ export async function writeNote(
   text: string,
   role: 'user' | 'system' = 'system',
 ): Promise<string> {
-  const eventId = `write:${randomUUID()}`;
+  const eventId = `${WRITE_PREFIX}${randomUUID()}`;
   const out = await ingestEvents(deps, owner, [
     { event_id: eventId, kind: 'note', role, at: deps.now(), text: text.slice(0, MAX_EVENT_TEXT) },
   ]);

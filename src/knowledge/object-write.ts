@@ -33,6 +33,10 @@ export interface ObjectInput {
   aliases: readonly string[];
   body?: string | undefined;
   status?: ObjectStatus | undefined;
+  /** Type-specific attributes (a todo's track, due, …), merged key by key into the stored ones. */
+  attrs?: Readonly<Record<string, unknown>> | undefined;
+  /** Never merged into an object of the same name: the caller decides its duplicates (todos). */
+  distinct?: boolean | undefined;
   sources: readonly ObjectSource[];
 }
 
@@ -122,7 +126,7 @@ async function createObject(
     // (test: src/knowledge/chain.test.ts "a new project is a candidate…").
     status: input.status ?? (input.type === 'project' ? 'candidate' : 'active'),
     revision: 1,
-    attrs: null,
+    attrs: input.attrs ? JSON.stringify(input.attrs) : null,
     created_at: options.now,
     updated_at: options.now,
   };
@@ -133,6 +137,14 @@ async function createObject(
   await writeRevision(tx, o, aliases);
   await indexDocuments(tx, [objectIndexDoc(o, aliases)]);
   return { id: o.object_id, revision: 1, created: true, merged: false };
+}
+
+/** The stored attributes with the given ones set (as JSON; the stored text itself when nothing changes). */
+function mergeAttrs(stored: string | null, given: ObjectInput['attrs']): string | null {
+  if (!given) return stored;
+  const old = stored === null ? {} : (JSON.parse(stored) as Record<string, unknown>);
+  const next = JSON.stringify({ ...old, ...given });
+  return next === JSON.stringify(old) && stored !== null ? stored : next;
 }
 
 /**
@@ -154,7 +166,7 @@ async function updateInto(
   let name = existing.name;
   const extra: string[] = [];
   if (byId && norm !== existing.norm_name) {
-    const holder = await objectByName(tx, owner, existing.type, norm);
+    const holder = input.distinct ? undefined : await objectByName(tx, owner, existing.type, norm);
     if (holder)
       throw invalid(`${path}.name`, `another ${existing.type} is named ${input.name}: ${holder.object_id}`);
     extra.push(existing.name);
@@ -171,7 +183,9 @@ async function updateInto(
   const added = await addAliases(tx, owner, id, cleanAliases(name, [...extra, ...input.aliases]));
   const body = nextBody(existing.body, input.body, options.body, `${path}.body`);
   const status = input.status ?? existing.status;
-  changed ||= added.length > 0 || body !== existing.body || status !== existing.status;
+  const attrs = mergeAttrs(existing.attrs, input.attrs);
+  changed ||=
+    added.length > 0 || body !== existing.body || status !== existing.status || attrs !== existing.attrs;
   await addObjectSources(tx, owner, id, input.sources);
   if (!changed) return { id, revision: existing.revision, created: false, merged: !byId };
   const o: ObjectRow = {
@@ -180,6 +194,7 @@ async function updateInto(
     norm_name: normName(name),
     body,
     status,
+    attrs,
     revision: existing.revision + 1,
     updated_at: options.now,
   };
@@ -193,7 +208,8 @@ async function updateInto(
 /**
  * Writes objects in order (a later one may merge into an earlier one), then relations between them.
  * invariant: an object restating an existing one (same type and normalised name, or its name an alias of
- * the other) is merged into it, never stored twice (test: src/knowledge/chain.test.ts "merges duplicates…").
+ * the other) is merged into it, never stored twice, unless its writer says it is distinct (a todo) (test:
+ * src/knowledge/chain.test.ts "merges duplicates…").
  */
 export async function writeObjects(
   tx: Queryable,
@@ -218,7 +234,7 @@ export async function writeObjects(
       }
       outcome = await updateInto(tx, existing, input, options, path, true);
     } else {
-      const existing = await duplicateOf(tx, owner, input);
+      const existing = input.distinct ? undefined : await duplicateOf(tx, owner, input);
       outcome = existing
         ? await updateInto(tx, existing, input, options, path, false)
         : await createObject(tx, owner, input, options, path);

@@ -89,6 +89,15 @@ export async function objectsNamed(
   );
 }
 
+/** Every object of one type, oldest first. */
+export async function objectsOfType(db: Queryable, owner: string, type: ObjectType): Promise<ObjectRow[]> {
+  return db.all(
+    ObjectRowSchema,
+    `SELECT ${COLUMNS} FROM objects WHERE owner = ? AND type = ? ORDER BY created_at, object_id`,
+    [owner, type],
+  );
+}
+
 export async function insertObject(tx: Queryable, o: ObjectRow): Promise<void> {
   await tx.run(`INSERT INTO objects (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     o.object_id,

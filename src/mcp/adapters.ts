@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { EvidenceResultSchema, type RecallResult } from '../recall/schema.js';
 import type { MethodResult } from '../protocol/catalog.js';
+import { KNOWLEDGE_ADAPTERS } from './adapters-knowledge.js';
 import { cutHead, shortTime } from './heads.js';
 import type { McpContext, ToolAdapter } from './tools.js';
 
@@ -195,4 +196,10 @@ const status: ToolAdapter = {
 };
 
 /** By MCP tool name (the catalog's `mcp`). */
-export const ADAPTERS: Readonly<Record<string, ToolAdapter>> = { recall, get, timeline, status };
+export const ADAPTERS: Readonly<Record<string, ToolAdapter>> = {
+  recall,
+  get,
+  timeline,
+  status,
+  ...KNOWLEDGE_ADAPTERS,
+};

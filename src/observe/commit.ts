@@ -117,7 +117,7 @@ export async function commitBatch(
   return deps.driver.transaction(async (tx) => {
     const held = await holdLease(tx, params.batch_id, params.token, allowed);
     if (held.kind === 'published') return held.receipt;
-    const batch = { batchId: params.batch_id, owner };
+    const batch = { batchId: params.batch_id, owner, events: items };
     return writePublication(tx, batch, prepared, proposal, params.usage, now, deps.timeZone);
   });
 }

@@ -1,4 +1,5 @@
 // The heuristic observer (no model): episodes per task/session, explicit facts and preferences in the user's words.
+import { isWriteNote } from '../knowledge/knowledge.js';
 import { proposeAliases } from './heuristic-aliases.js';
 import { standingFact } from './heuristic-facts.js';
 import type { Observer } from './observer.js';
@@ -110,7 +111,8 @@ export function proposeHeuristically(events: readonly BatchEvent[]): ProposalInp
   const memories: MemoryInput[] = [];
   const groups = new Map<string, BatchEvent[]>();
   for (const e of events) {
-    if (e.text.trim().length === 0) continue;
+    // A direct write's note: what it wrote is stored already; an episode of it would restate it.
+    if (e.text.trim().length === 0 || isWriteNote(e)) continue;
     const label = GROUP_LABEL(e);
     groups.set(label, [...(groups.get(label) ?? []), e]);
     if (e.role !== 'user') continue;
@@ -125,7 +127,11 @@ export function proposeHeuristically(events: readonly BatchEvent[]): ProposalInp
     dispositions: events.map((e) =>
       cited.has(e.event_id)
         ? { event_id: e.event_id, action: 'cited' as const }
-        : { event_id: e.event_id, action: 'discarded' as const, reason: 'no text' },
+        : {
+            event_id: e.event_id,
+            action: 'discarded' as const,
+            reason: isWriteNote(e) ? 'the note of a direct write, stored already' : 'no text',
+          },
     ),
     memories,
     ...proposeAliases(events),

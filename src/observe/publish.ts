@@ -1,5 +1,12 @@
 // Publishing a valid proposal: memories, sources, index rows, consumed marks and the receipt, in one transaction.
-import { DEFAULT_TIME_ZONE, mergeDuplicate, settleMemory, writeObjects } from '../knowledge/knowledge.js';
+import {
+  DEFAULT_TIME_ZONE,
+  mergeDuplicate,
+  recordOutcomes,
+  settleMemory,
+  writeObjects,
+  type OutcomeEvent,
+} from '../knowledge/knowledge.js';
 import { indexDocuments, type IndexDoc } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import { tokenize } from '../text/tokenize.js';
@@ -127,7 +134,7 @@ const objectSources = (o: ValidObject) =>
  */
 export async function writePublication(
   tx: Queryable,
-  batch: { batchId: string; owner: string },
+  batch: { batchId: string; owner: string; events?: readonly OutcomeEvent[] },
   prepared: readonly Prepared[],
   proposal: ValidProposal,
   usage: Usage | undefined,
@@ -163,6 +170,8 @@ export async function writePublication(
           relations,
           { now, body: 'append' },
         );
+  // Results that follow a known procedure raise or lower its confidence.
+  await recordOutcomes(tx, batch.owner, batch.events ?? [], knowledge);
   for (const [position, d] of proposal.dispositions) {
     await setDisposition(tx, batch.batchId, position, d.action, d.reason);
   }

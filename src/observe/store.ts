@@ -412,3 +412,23 @@ export async function getMemoriesByIds(
   for (const s of sources) byMemory.set(s.memory_id, [...(byMemory.get(s.memory_id) ?? []), s.event_id]);
   return rows.map((row) => ({ ...row, sources: byMemory.get(row.memory_id) ?? [] }));
 }
+
+/** The batch of a direct write: published at once, holding no items (the write's note is observed later). */
+export async function insertWriteBatch(
+  tx: Queryable,
+  receipt: Receipt,
+  owner: string,
+  now: number,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO observation_batches (batch_id, owner, state, closed_by, event_count, bytes, created_at,
+            next_attempt_at, published_at, publish_seq, receipt)
+     VALUES (?, ?, 'published', 'terminal', 0, 0, ?, ?, ?, ?, ?)`,
+    [receipt.batch_id, owner, now, now, now, receipt.publish_seq, JSON.stringify(receipt)],
+  );
+}
+
+/** An owner observation has not registered yet gets its row, so that its publications are numbered. */
+export async function ensureOwner(tx: Queryable, owner: string): Promise<void> {
+  await tx.run('INSERT INTO observation_owners (owner) VALUES (?) ON CONFLICT (owner) DO NOTHING', [owner]);
+}

@@ -7,8 +7,12 @@ import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
 import { factsHandlers } from '../knowledge/methods-facts.js';
 import { chainHandlers } from '../knowledge/methods.js';
+import { skillHandlers } from '../knowledge/methods-skills.js';
+import { trackHandlers } from '../knowledge/methods-tracks.js';
+import { DEFAULT_TIME_ZONE } from '../knowledge/knowledge.js';
 import { observeHandlers } from '../observe/methods.js';
 import { organizeHandlers, ORGANIZE_WORKER } from '../organize/methods.js';
+import { publishDirect } from '../observe/write.js';
 import { recallMemory } from '../recall/recall.js';
 import { timelineAround } from '../recall/around.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
@@ -134,6 +138,12 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       timeZone: service.config.timezone,
     }),
     ...chainHandlers(ingestDeps),
+    ...skillHandlers({ driver: db, redactor: service.redactor, now: service.now }),
+    ...trackHandlers({
+      ...ingestDeps,
+      publish: publishDirect,
+      timeZone: service.config.timezone ?? DEFAULT_TIME_ZONE,
+    }),
     ...tokenHandlers({ driver: db, now: service.now }),
     ...safetyHandlers(),
   });

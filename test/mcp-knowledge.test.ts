@@ -1,0 +1,103 @@
+// Issue 10 over MCP: the knowledge tools remember, suggest, todo and link, listed and called over stdio (the
+// built `mnemo mcp` on a store of its own), acting for the configured owner only.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BIN } from './helpers/process.js';
+import { createTempDirs } from './helpers/temp.js';
+
+const temp = createTempDirs();
+const client = new Client({ name: 'mnemo-test', version: '1.0.0' });
+
+beforeAll(async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--owner', 'user:me'],
+    env: { ...process.env, MNEMO_HOME: temp.make(), MNEMO_LOG_LEVEL: 'warn' },
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client.close();
+  temp.cleanup();
+});
+
+type Structured = Record<string, unknown>;
+async function call(name: string, args: Record<string, unknown>) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  return { isError: result.isError, structured: result.structuredContent as Structured, text };
+}
+
+it('lists remember, suggest, todo and link as tools that write, none taking an owner or a role', async () => {
+  const { tools } = await client.listTools();
+  for (const name of ['remember', 'suggest', 'todo', 'link']) {
+    const tool = tools.find((t) => t.name === name);
+    expect(tool?.description, name).toMatch(/call it/i);
+    expect(tool?.annotations, name).toMatchObject({ readOnlyHint: false });
+    expect(Object.keys(tool?.inputSchema.properties ?? {}), name).not.toContain('owner');
+    expect(Object.keys(tool?.inputSchema.properties ?? {}), name).not.toContain('role');
+  }
+});
+
+it('remember saves an entry once; the key track is refused: it needs suggest and the user', async () => {
+  const first = await call('remember', { track: 'memory', text: '报销单抄送财务部', owner: 'user:other' });
+  expect(first.isError).toBeFalsy();
+  expect(first.structured).toMatchObject({ added: true, status: 'active' });
+  const again = await call('remember', { track: 'memory', text: '报销单抄送财务部。' });
+  expect(again.structured).toEqual({ ...first.structured, added: false });
+  expect(again.text).toMatch(/nothing new/);
+  expect((await call('remember', { track: 'key', text: 'x' })).isError).toBe(true);
+  const suggested = await call('suggest', {
+    track: 'key',
+    text: 'Never pay invoices above 5,000 without a call',
+  });
+  expect(suggested.structured).toEqual({ id: expect.stringMatching(/^sug_/), status: 'pending' });
+  expect(suggested.text).toMatch(/pending/);
+});
+
+it('todo adds, views, updates and lists in one tool; missing fields are tool errors naming them', async () => {
+  const added = await call('todo', {
+    action: 'add',
+    track: 'work',
+    title: 'Send the Q4 deck',
+    due: '2026-01-05',
+  });
+  expect(added.structured).toMatchObject({ action: 'add', added: true });
+  const id = String(added.structured.id);
+  expect(
+    (await call('todo', { action: 'add', track: 'work', title: 'send the Q4 deck' })).structured,
+  ).toMatchObject({
+    id,
+    added: false,
+  });
+  const view = await call('todo', { action: 'view' });
+  expect(view.structured).toMatchObject({ action: 'view', open: 1 });
+  expect(view.text).toContain('Send the Q4 deck');
+  const done = await call('todo', { action: 'update', id, status: 'done' });
+  expect(done.structured).toMatchObject({ todo: { id, status: 'done', revision: 2 } });
+  expect(done.text).toMatch(/^☑/);
+  const list = await call('todo', { action: 'list', status: 'done' });
+  expect((list.structured.items as Array<{ id: string }>).map((t) => t.id)).toEqual([id]);
+  const bad = await call('todo', { action: 'add', track: 'work' });
+  expect(bad.isError).toBe(true);
+  expect(bad.text).toMatch(/INVALID_PARAMS: add needs title/);
+});
+
+it('link records a person with an alias and a relation; a restatement merges', async () => {
+  const linked = await call('link', {
+    objects: [
+      { ref: 'li', type: 'person', name: '李卫东', aliases: ['老李'] },
+      { ref: 'apollo', type: 'project', name: 'Apollo', status: 'active' },
+    ],
+    relations: [{ from: 'li', to: 'apollo', type: 'works_on' }],
+  });
+  expect(linked.isError).toBeFalsy();
+  const objects = linked.structured.objects as Array<{ id: string; created: boolean }>;
+  expect(objects.map((o) => o.created)).toEqual([true, true]);
+  expect(linked.text).toMatch(/created/);
+  const again = await call('link', { objects: [{ type: 'person', name: '老李' }] });
+  expect(again.structured.objects).toEqual([expect.objectContaining({ id: objects[0]?.id, merged: true })]);
+});
