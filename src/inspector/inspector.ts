@@ -55,8 +55,9 @@ const HEADERS: Readonly<Record<string, string>> = {
 const escapeAttribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** Every file of the page is text. */
 interface StaticFile {
-  body: Uint8Array;
+  body: string;
   type: string;
 }
 
@@ -65,7 +66,10 @@ function readAssets(): Map<string, StaticFile> {
   for (const name of readdirSync(UI_DIR, { recursive: true, encoding: 'utf8' })) {
     const type = TYPES[extname(name)];
     if (type === undefined || name.endsWith('.test.js')) continue;
-    files.set(ASSET_PREFIX + name.split(sep).join('/'), { body: readFileSync(join(UI_DIR, name)), type });
+    files.set(ASSET_PREFIX + name.split(sep).join('/'), {
+      body: readFileSync(join(UI_DIR, name), 'utf8'),
+      type,
+    });
   }
   return files;
 }
@@ -76,11 +80,10 @@ export function createInspector(options: InspectorOptions): HttpPages {
   if (!page) throw new Error(`the inspector's index.html is missing from ${UI_DIR}`);
   files.delete(`${ASSET_PREFIX}index.html`);
   const methods = [...options.table.values()].map((def) => `${def.name}:${def.access}`).join(' ');
-  const html = new TextDecoder()
-    .decode(page.body)
-    .replace('{{methods}}', escapeAttribute(methods))
-    .replace('{{auth}}', options.auth);
-  files.set('/', { body: new TextEncoder().encode(html), type: page.type });
+  const html = page.body
+    .replace('{{methods}}', () => escapeAttribute(methods))
+    .replace('{{auth}}', () => options.auth);
+  files.set('/', { body: html, type: page.type });
   return {
     has: (path) => files.has(path),
     serve(path) {
