@@ -15,4 +15,32 @@ export default tseslint.config(
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    // The inspector's page: plain ES modules run by the browser (type-checked by tsconfig.inspector.json).
+    files: ['src/inspector/ui/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'document',
+          'window',
+          'location',
+          'history',
+          'sessionStorage',
+          'fetch',
+          'URLSearchParams',
+          'Node',
+          'Element',
+          'HTMLElement',
+          'HTMLInputElement',
+          'HTMLSelectElement',
+          'HTMLDetailsElement',
+          'HTMLButtonElement',
+          'HTMLDataListElement',
+          'SVGElement',
+          'KeyboardEvent',
+          'EventListener',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

@@ -9,6 +9,7 @@ import {
 import type { Config } from './config.js';
 import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
+import { createInspector } from './inspector/inspector.js';
 import { createMcpHttpHandler } from './mcp/http.js';
 import type { HandleOptions } from './protocol/envelope.js';
 import { tokenAuthenticator, type Authenticate } from './protocol/http-guard.js';
@@ -104,6 +105,7 @@ export async function startServer(
           log,
           handleOptions: options,
         }),
+        pages: createInspector({ table, auth: config.httpAuth === 'off' ? 'off' : 'token' }),
       });
     }
   } catch (error) {

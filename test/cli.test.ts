@@ -114,6 +114,9 @@ describe('mnemo serve', () => {
       const token = readFileSync(tokenFile, 'utf8').trim();
       expect(server.stdout()).not.toContain(token);
       const url = server.httpUrl ?? '';
+      // The inspector's address, without the token (its page asks for it).
+      expect(server.stdout()).toContain(`inspector: ${url}/\n`);
+      expect((await fetch(`${url}/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', version: VERSION });
       const rpc = (headers: Record<string, string>) =>
         fetch(`${url}/rpc`, {

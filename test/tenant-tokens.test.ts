@@ -171,6 +171,8 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
+  'memory.browse': ({ owner }) => withOwner(owner),
+  'health.history': ({ owner }) => ({ ...withOwner(owner), days: 7 }),
 };
 const NAMES = Object.keys(METHODS) as MethodName[];
 /** Methods whose probe names a memory the tenant does not have: inside the scope they answer NOT_FOUND. */

@@ -94,6 +94,7 @@ import {
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
 import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
+import { INSPECTOR_METHODS } from '../inspector/specs.js';
 import {
   TokenCreateParamsSchema,
   TokenCreateResultSchema,
@@ -443,6 +444,7 @@ export const METHODS = {
     owner: 'none',
     callers: 'all',
   }),
+  ...INSPECTOR_METHODS,
 } as const satisfies Record<string, MethodSpec>;
 
 export type Methods = typeof METHODS;

@@ -24,7 +24,7 @@ import {
   type Authenticate,
 } from './http-guard.js';
 import { parseJson } from './jsonl.js';
-import type { MethodTable } from './method.js';
+import type { MethodDef, MethodTable } from './method.js';
 import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { httpStatusOf } from './wire-errors.js';
 
@@ -44,6 +44,16 @@ export interface HttpAppOptions {
   handleOptions?: HandleOptions;
   /** The MCP endpoint (`mcp/http.ts`), served at /mcp behind the same checks as every route. */
   mcp?: (request: Request, principal: Principal) => Promise<Response>;
+  /** The web inspector's pages (`inspector/inspector.ts`). */
+  pages?: HttpPages;
+}
+
+/** Static pages served by GET, and what a call sent from a page (a request with an Origin) may do. */
+export interface HttpPages {
+  /** Whether GET `path` is a static file: served without a token, so it must hold no data. */
+  has(path: string): boolean;
+  serve(path: string): Response | null;
+  mayCall(def: MethodDef | undefined, params: unknown): boolean;
 }
 
 export interface HttpServerOptions extends HttpAppOptions {
@@ -93,6 +103,13 @@ async function readBody(request: Request, maxBytes: number): Promise<Body> {
     chunks.push(value);
   }
   return { ok: true, text: new TextDecoder().decode(Buffer.concat(chunks)) };
+}
+
+/** Whether a page may send this parsed envelope (anything malformed is answered by the envelope). */
+function pageMayCall(pages: HttpPages, table: MethodTable, raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return true;
+  const { method, params } = raw as { method?: unknown; params?: unknown };
+  return pages.mayCall(typeof method === 'string' ? table.get(method) : undefined, params);
 }
 
 interface AppState {
@@ -163,8 +180,10 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
     await next();
   });
 
-  // invariant: with authentication on, only GET /health answers without a valid bearer token (test:
-  // http.test.ts "requires the bearer token on every route but a minimal /health").
+  const { pages } = options;
+  // invariant: with authentication on, only GET /health and the inspector's static files (which hold no
+  // data) answer without a valid bearer token (tests: http.test.ts "requires the bearer token on every
+  // route but a minimal /health", src/inspector/inspector.test.ts "serves its files without a token").
   app.use('*', async (c, next) => {
     if (authenticate === 'off') {
       c.set('principal', LOCAL_PRINCIPAL);
@@ -173,7 +192,10 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
     const header = c.req.header('authorization');
     const token = header === undefined ? null : bearerToken(header);
     const principal = token === null ? null : await authenticate(token);
-    const open = header === undefined && c.req.method === 'GET' && c.req.path === '/health';
+    const open =
+      header === undefined &&
+      c.req.method === 'GET' &&
+      (c.req.path === '/health' || pages?.has(c.req.path) === true);
     if (principal === null && !open) {
       c.header('WWW-Authenticate', 'Bearer');
       return refuse(c, 'UNAUTHORIZED', 'a valid Authorization: Bearer <token> header is required');
@@ -186,6 +208,9 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
   if (mcp) {
     // invariant: an MCP answer is bounded like any other (test: test/mcp-http.test.ts "…maxResponseBytes").
     app.all('/mcp', async (c) => {
+      if (pages && c.req.header('origin') !== undefined) {
+        return fail(c, 'FORBIDDEN', 'a web page may not call /mcp');
+      }
       const response = await mcp(c.req.raw, c.get('principal') ?? ANONYMOUS);
       const text = await response.text();
       const bytes = Buffer.byteLength(text);
@@ -210,6 +235,9 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
     }
     const parsed = parseJson(body.text);
     if (!parsed.ok) return fail(c, 'INVALID_JSON', `invalid JSON: ${parsed.message}`);
+    if (pages && c.req.header('origin') !== undefined && !pageMayCall(pages, table, parsed.value)) {
+      return fail(c, 'FORBIDDEN', 'a web page may only read, and decide suggestions');
+    }
     const principal = c.get('principal') ?? ANONYMOUS;
     return send(
       c,
@@ -230,6 +258,8 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
     // Without a token: only that mnemo is up, and which version.
     return reply(c, null, principal ? health : { status: health.status, version: health.version }, 200);
   });
+
+  if (pages) app.get('*', (c) => pages.serve(c.req.path) ?? fail(c, 'NOT_FOUND', `no page ${c.req.path}`));
 
   app.notFound((c) => fail(c, 'NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
   // A store fault while a token is looked up is STORAGE_UNAVAILABLE (retryable), not an internal error.

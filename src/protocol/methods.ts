@@ -2,6 +2,8 @@
 import { MemoryError } from '../errors.js';
 import { ingestEvents } from '../ingest/ingest.js';
 import { safetyHandlers } from '../inject/methods-safety.js';
+import { inspectorHandlers } from '../inspector/methods.js';
+import { createRecallLatency } from '../inspector/recall-latency.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
@@ -39,6 +41,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     preparer: service.preparer,
   };
   const read = (p: { owner: string; id: string; offset: number; limit: number }) => readTimeline(db, p);
+  const latency = createRecallLatency();
   return bindMethods({
     health: async (_p, ctx) => ({
       status: 'ok' as const,
@@ -58,14 +61,22 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       const { accepted, duplicates, rejected } = await ingestEvents(ingestDeps, p.owner, p.events);
       return { accepted, duplicates, rejected };
     },
-    'memory.recall': (p) =>
-      recallMemory(db, p, {
+    'memory.recall': async (p) => {
+      const result = await recallMemory(db, p, {
         now: service.now,
         ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
         ...(service.embedding
           ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
           : {}),
-      }),
+      });
+      latency.record({
+        at: service.now(),
+        owner: p.owner,
+        took_ms: result.took_ms,
+        items: result.items.length,
+      });
+      return result;
+    },
     'memory.evidence.get': async (p) => {
       const ids = [...new Set(p.ids)];
       const events = await getEventsByIds(db, p.owner, ids);
@@ -146,5 +157,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     }),
     ...tokenHandlers({ driver: db, now: service.now }),
     ...safetyHandlers(),
+    ...inspectorHandlers({ driver: db, now: service.now, latency }),
   });
 }

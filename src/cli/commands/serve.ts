@@ -19,7 +19,9 @@ export async function serveCommand(config: Config, out: NodeJS.WritableStream): 
       `  data:   ${config.dataDir}`,
       `  socket: ${server.socket.path}`,
       `  http:   ${server.http ? server.http.url : 'off'}`,
-      ...(server.http ? [`  token:  ${tokenLine(config, server.httpTokenFile)}`] : []),
+      ...(server.http
+        ? [`  token:  ${tokenLine(config, server.httpTokenFile)}`, `  inspector: ${server.http.url}/`]
+        : []),
       '',
     ].join('\n'),
   );
