@@ -9,6 +9,7 @@ import {
 import type { Config } from './config.js';
 import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
+import { createInjectRuntime } from './inject/runtime.js';
 import { createMcpHttpHandler } from './mcp/http.js';
 import type { HandleOptions } from './protocol/envelope.js';
 import { tokenAuthenticator, type Authenticate } from './protocol/http-guard.js';
@@ -60,7 +61,12 @@ export async function startServer(
 ): Promise<RunningServer> {
   const service = await openMemory({ config, log });
   const activity = createClientActivity();
-  const table = trackClientWrites(createMethodTable(service, { activity }), activity);
+  const inject = createInjectRuntime(service);
+  // Requests a stopped process left pending past their run limit are failed, never left pending for ever.
+  const abandoned = await inject.recover();
+  if (abandoned > 0)
+    log.info({ requests: abandoned }, 'recall requests left pending by a stopped process failed');
+  const table = trackClientWrites(createMethodTable(service, { activity, inject }), activity);
   const options: HandleOptions = {
     ...handleOptions,
     onError: (error, method) => {
@@ -143,6 +149,7 @@ export async function startServer(
       // invariant: work already acknowledged is finished before the store closes (test: graceful shutdown).
       closing ??= (async () => {
         await Promise.all([openSocket.close(), http?.close(), worker?.stop(), embedder?.stop()]);
+        await inject.close();
         await service.close();
       })();
       return closing;

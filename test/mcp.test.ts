@@ -126,10 +126,12 @@ describe.each(faces)('MCP over %s', (_name, via, transport) => {
       expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('owner');
       expect(tool.description, tool.name).toMatch(/call it/i);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
+      const spec = Object.values(METHODS).find((m) => 'mcp' in m && m.mcp === tool.name);
+      const read = spec?.access === 'read';
       expect(tool.annotations, tool.name).toEqual({
-        readOnlyHint: true,
+        readOnlyHint: read,
         destructiveHint: false,
-        idempotentHint: true,
+        idempotentHint: read,
         openWorldHint: false,
       });
     }

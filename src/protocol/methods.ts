@@ -2,6 +2,8 @@
 import { MemoryError } from '../errors.js';
 import { ingestEvents } from '../ingest/ingest.js';
 import { safetyHandlers } from '../inject/methods-safety.js';
+import { injectHandlers } from '../inject/methods.js';
+import { createInjectRuntime, type InjectRuntime } from '../inject/runtime.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
@@ -9,6 +11,7 @@ import { factsHandlers } from '../knowledge/methods-facts.js';
 import { chainHandlers } from '../knowledge/methods.js';
 import { observeHandlers } from '../observe/methods.js';
 import { recallMemory } from '../recall/recall.js';
+import type { RecallParams } from '../recall/schema.js';
 import { timelineAround } from '../recall/around.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
 import type { MemoryService } from '../service.js';
@@ -21,6 +24,8 @@ import type { MethodTable } from './method.js';
 export interface MethodTableOptions {
   /** The server's client activity: observation status then tells whether its worker defers to clients. */
   activity?: ClientActivity;
+  /** The inject stage's background searches (the server closes them before the store); default: a new one. */
+  inject?: InjectRuntime;
 }
 
 export function createMethodTable(service: MemoryService, options: MethodTableOptions = {}): MethodTable {
@@ -34,6 +39,14 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     preparer: service.preparer,
   };
   const read = (p: { owner: string; id: string; offset: number; limit: number }) => readTimeline(db, p);
+  const recall = (p: RecallParams) =>
+    recallMemory(db, p, {
+      now: service.now,
+      ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
+      ...(service.embedding
+        ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
+        : {}),
+    });
   return bindMethods({
     health: async (_p, ctx) => ({
       status: 'ok' as const,
@@ -53,14 +66,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       const { accepted, duplicates, rejected } = await ingestEvents(ingestDeps, p.owner, p.events);
       return { accepted, duplicates, rejected };
     },
-    'memory.recall': (p) =>
-      recallMemory(db, p, {
-        now: service.now,
-        ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
-        ...(service.embedding
-          ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
-          : {}),
-      }),
     'memory.evidence.get': async (p) => {
       const ids = [...new Set(p.ids)];
       const events = await getEventsByIds(db, p.owner, ids);
@@ -131,5 +136,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     ...chainHandlers(ingestDeps),
     ...tokenHandlers({ driver: db, now: service.now }),
     ...safetyHandlers(),
+    ...injectHandlers(options.inject ?? createInjectRuntime(service), recall),
   });
 }
