@@ -146,7 +146,7 @@ export async function claimItems(
     const stale = await dropStale(tx, p.owner, p.session_id, session.interactionSeq);
     await tx.run(
       `UPDATE inbox_items SET status = 'claimed', claimed_at = ?, claim_id = ?
-        WHERE item_id IN (SELECT item_id FROM inbox_items
+        WHERE status = 'pending' AND item_id IN (SELECT item_id FROM inbox_items
                            WHERE owner = ? AND session_id = ? AND status = 'pending' ORDER BY seq${forClaim(tx)})`,
       [now, claimId, p.owner, p.session_id],
     );
