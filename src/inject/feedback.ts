@@ -32,8 +32,9 @@ export async function recordFeedback(tx: Queryable, input: FeedbackInput) {
   await tx.run(
     `INSERT INTO packet_feedback (owner, packet_id, session_id, trigger_kind, outcome, at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (owner, packet_id) DO UPDATE
-       SET outcome = excluded.outcome, at = excluded.at, session_id = excluded.session_id,
-           trigger_kind = excluded.trigger_kind`,
+       SET outcome = excluded.outcome, at = excluded.at,
+           session_id = coalesce(excluded.session_id, packet_feedback.session_id),
+           trigger_kind = coalesce(excluded.trigger_kind, packet_feedback.trigger_kind)`,
     [input.owner, input.packetId, sessionId, trigger, input.outcome, input.at],
   );
   await tx.run('UPDATE inject_audit SET outcome = ? WHERE owner = ? AND packet_id = ?', [
@@ -41,7 +42,17 @@ export async function recordFeedback(tx: Queryable, input: FeedbackInput) {
     input.owner,
     input.packetId,
   ]);
-  return { packet_id: input.packetId, outcome: input.outcome, session_id: sessionId, trigger };
+  const stored = await tx.one(
+    PacketRow,
+    'SELECT session_id, trigger_kind FROM packet_feedback WHERE owner = ? AND packet_id = ?',
+    [input.owner, input.packetId],
+  );
+  return {
+    packet_id: input.packetId,
+    outcome: input.outcome,
+    session_id: stored?.session_id ?? null,
+    trigger: stored?.trigger_kind ?? null,
+  };
 }
 
 /** Per trigger, the session's feedback and how much of it was ignored or harmful. */
