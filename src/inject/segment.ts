@@ -10,6 +10,7 @@ import type { Segment } from './working-memory.js';
 /** Terms kept per segment: enough to compare, bounded for a pasted log. */
 const MAX_TERMS = 64;
 const MAX_ENTITIES = 32;
+const MARKER = /\[redacted:[a-z_]+\]/g;
 
 export interface PreparedSegment extends Segment {
   /** The redacted text: read by the gate's signals and a prefetch, never stored. */
@@ -29,7 +30,8 @@ export async function prepareSegment(
   input: { kind: string; text: string; ok?: boolean | undefined },
 ): Promise<PreparedSegment> {
   const { text } = await redactor.redact(input.text);
-  const terms = queryTerms(text).filter((t) => !isStopWord(t));
+  // A redaction marker says what was there, not what the segment is about: no term, no entity.
+  const terms = queryTerms(text.replace(MARKER, ' ')).filter((t) => !isStopWord(t));
   const objects = text.trim() === '' ? [] : await objectsForQuery(db, owner, text);
   const objectIds = objects.map((o) => o.object.object_id).slice(0, MAX_ENTITIES);
   const entities = [
