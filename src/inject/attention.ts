@@ -30,7 +30,7 @@ function ownerFilter(principal: Principal, owner: string | undefined): { sql: st
 
 /**
  * invariant: attention lists only owners the principal allows: the filter is built from its patterns (and
- * row-level security checks the same on PostgreSQL) (test: src/inject/routes.test.ts "attention").
+ * row-level security checks the same on PostgreSQL) (test: src/inject/routes.test.ts "GET /v2/attention lists what is unclaimed…").
  */
 export async function listAttention(
   db: Queryable,

@@ -32,7 +32,7 @@ export const newAuditId = (): string => `au_${randomBytes(9).toString('base64url
 
 /**
  * invariant: an audit record holds ids, digests and numbers, never memory or segment text: its only text
- * columns are ids, enum words and JSON of numbers (test: src/inject/audit.test.ts "holds no segment text").
+ * columns are ids, enum words and JSON of numbers (test: src/inject/audit.test.ts "holds no segment text: one record per decision…").
  */
 export async function writeAudit(tx: Queryable, id: string, a: AuditInput): Promise<void> {
   await tx.run(

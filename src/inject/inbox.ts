@@ -32,7 +32,7 @@ export async function putItem(deps: InjectDeps, p: PutParams, wake: boolean) {
   const { item } = p;
   // invariant: steer wakes the agent only for the user's or the system's own words: a declared agent or tool
   // role, or text that came through a page, an e-mail, a file or a tool, is FORBIDDEN (test:
-  // src/inject/inbox.test.ts "steer").
+  // src/inject/inbox.test.ts "steer: FORBIDDEN for agent and tool sources…").
   if (wake && (!STEER_ROLES.has(item.source_role) || item.source !== undefined)) {
     throw new MemoryError(
       'FORBIDDEN',
@@ -133,7 +133,7 @@ async function dropStale(tx: Queryable, owner: string, sessionId: string, intera
  * invariant: a claim takes every pending item of the session, in seq order, and no item is claimed twice,
  * also under concurrent claims by several processes: the session's row is held, and PostgreSQL skips rows
  * another claim holds (FOR UPDATE SKIP LOCKED); SQLite has one writer (test: src/inject/inbox.test.ts
- * "claims each item exactly once").
+ * "claims each item exactly once under concurrent claims…").
  */
 export async function claimItems(
   deps: InjectDeps,

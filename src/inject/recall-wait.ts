@@ -76,6 +76,11 @@ export async function storePending(
   return id;
 }
 
+/**
+ * invariant: an answer not ready within wait_ms is `{status: "pending", request_id}`, never an empty ready;
+ * the search goes on and its answer is stored under that id (test: src/inject/wait.test.ts "answers pending
+ * at the default 75 ms and at once for wait_ms 0…").
+ */
 export async function recallWithin(
   rt: InjectRuntime,
   recall: RecallFn,

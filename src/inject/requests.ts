@@ -90,6 +90,8 @@ export async function finishRequest(
 /**
  * Requests still pending after their run limit are failed (`abandoned`): a process that stopped (or
  * crashed) left them, and no one else will finish them. Returns how many.
+ * invariant: no request stays pending for ever: it is failed at shutdown, at its run limit, or by the next
+ * start or read (test: src/inject/wait.test.ts "fails requests a stopped process left pending…").
  */
 export async function failAbandoned(db: Queryable, now: number, owner?: string): Promise<number> {
   const error = JSON.stringify({ code: 'abandoned', message: 'the search stopped before it answered' });

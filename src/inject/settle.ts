@@ -48,7 +48,7 @@ async function deliver(
 /**
  * invariant: an answer that arrives after its session moved past the caller's interaction (or ended) is
  * kept as `stale` and never put in the inbox; a request that is no longer pending (failed at its run limit,
- * at shutdown, or by another process as abandoned) keeps that state (test: src/inject/wait.test.ts "stale").
+ * at shutdown, or by another process as abandoned) keeps that state (test: src/inject/wait.test.ts "keeps a late answer of an interaction the session moved past as stale…").
  */
 export async function settleRequest(deps: InjectDeps, request: PendingRequest, outcome: SearchOutcome) {
   const now = deps.now();

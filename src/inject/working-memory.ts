@@ -31,7 +31,11 @@ const SegmentRow = row({
   at: int,
 });
 
-/** The session's segments still in the ring at `now`, oldest first. */
+/**
+ * The session's segments still in the ring at `now`, oldest first.
+ * invariant: a session's state is keyed by (owner, session) in the store, never by the process: what one
+ * session pushed is in no other's ring, signals or inbox (test: src/inject/session.test.ts "leaks nothing…").
+ */
 export async function readRing(
   db: Queryable,
   owner: string,

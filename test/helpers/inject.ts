@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Config } from '../../src/config.js';
 import { createInjectRuntime, type InjectRuntime, type SearchWrapper } from '../../src/inject/runtime.js';
 import { createLocalClient, type LocalClient } from '../../src/local-client.js';
+import type { MethodTable } from '../../src/protocol/method.js';
 import { createMethodTable } from '../../src/protocol/methods.js';
 import type { Principal } from '../../src/protocol/principal.js';
 import { openMemory, type MemoryService } from '../../src/service.js';
@@ -48,6 +49,7 @@ export function createClock(start = Date.parse('2026-11-16T02:00:00Z')): Clock {
 export interface InjectKit {
   service: MemoryService;
   runtime: InjectRuntime;
+  table: MethodTable;
   client: LocalClient;
   /** A client acting for `principal` (a tenant's scope). */
   as(principal: Principal): LocalClient;
@@ -86,6 +88,7 @@ export async function openStore(engine: Engine): Promise<ReopenableStore> {
       const kit: InjectKit = {
         service,
         runtime,
+        table,
         client: createLocalClient(table, { checkResults: true }),
         as: (principal) => createLocalClient(table, { checkResults: true, principal }),
         close: () => (closed ??= runtime.close().then(() => service.close())),
