@@ -12,7 +12,7 @@ export interface Step {
   query: string;
 }
 
-type Recalled = MethodResult<'memory.recall'>['items'];
+type Recalled = Extract<MethodResult<'memory.recall'>, { status: 'ready' }>['items'];
 
 /** The stand-in model: a real agent sends the user's words and the recalled items to its model. */
 const act = (step: Step, memory: Recalled): string =>
@@ -26,12 +26,15 @@ export async function runAgentLoop(
   for (const [i, step] of options.steps.entries()) {
     // HOOK(packet): once mnemo serves packets and snapshots (a later issue), ask for the session's packet
     // here instead of a plain recall, and claim what the inbox holds for this session.
-    const memory = await client.call('memory.recall', {
+    const answer = await client.call('memory.recall', {
       owner,
       query: step.query,
       limit: 3,
       kinds: ['event'],
+      // Not ready within the wait budget (75 ms): `pending`, and the answer lands in this session's inbox.
+      caller_session_id: session,
     });
+    const memory = { items: answer.status === 'ready' ? answer.items : [] };
     const reply = act(step, memory.items);
     const at = Date.now();
     const turn = { session_id: session, at };

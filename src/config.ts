@@ -3,6 +3,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { MemoryError } from './errors.js';
+import { INJECT_DEFAULTS, InjectConfigSchema } from './inject/config.js';
 
 const HostPortSchema = z
   .string()
@@ -131,6 +132,8 @@ export const ConfigSchema = z.object({
         .max(10, 'MNEMO_EMBED_WEIGHT must be between 0 and 10'),
     })
     .optional(),
+  /** The inject stage: wait budget follow-up, working memory, the gate's weights (inject/config.ts). */
+  inject: InjectConfigSchema.optional(),
   limits: z.object({
     maxLineBytes: z.number().int().positive(),
     idleMs: z.number().int().positive(),
@@ -253,6 +256,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
             weight: numeric(env.MNEMO_EMBED_WEIGHT, EMBED_DEFAULTS.weight),
           }
         : undefined,
+    inject: INJECT_DEFAULTS,
     limits: { maxLineBytes: 1024 * 1024, idleMs: 5000, maxConnections: 64, recallBudgetMs: 75 },
   };
   const parsed = ConfigSchema.safeParse(raw);

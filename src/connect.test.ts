@@ -43,8 +43,12 @@ describe('against a running mnemo', () => {
       const client = await make();
       const ingested = await client.call('memory.events.ingest', { owner: OWNER, events: events('c1') });
       expect(ingested.accepted + ingested.duplicates).toBe(1);
-      const recalled = await client.call('memory.recall', { owner: OWNER, query: 'invoice c1' });
-      expect(recalled.items[0]?.id).toBe('c1');
+      const recalled = await client.call('memory.recall', {
+        owner: OWNER,
+        query: 'invoice c1',
+        wait_ms: 60_000,
+      });
+      expect(recalled.status === 'ready' && recalled.items[0]?.id).toBe('c1');
       expect((await client.call('health')).version).toMatch(/^\d+\.\d+\.\d+$/);
       await client.close();
     },
@@ -87,7 +91,8 @@ describe('connection loss', () => {
     server = undefined;
     const second = await client.call('memory.events.ingest', { owner: OWNER, events: events('r2') });
     expect(second.accepted).toBe(1);
-    expect((await client.call('memory.recall', { owner: OWNER, query: 'invoice' })).items).toHaveLength(2);
+    const recalled = await client.call('memory.recall', { owner: OWNER, query: 'invoice', wait_ms: 60_000 });
+    expect(recalled.status === 'ready' && recalled.items).toHaveLength(2);
     await client.close();
     await (server as RunningServer | undefined)?.close();
   });
@@ -163,7 +168,7 @@ describe('what is sent again', () => {
 // Types only: tsc checks these lines (the test command runs it).
 export async function typeChecks(client: MemoryClient): Promise<unknown[]> {
   const recall = await client.call('memory.recall', { owner: 'o', query: 'q' });
-  const id: string | undefined = recall.items[0]?.id;
+  const id: string | undefined = recall.status === 'ready' ? recall.items[0]?.id : recall.request_id;
   // @ts-expect-error a known method's params are checked
   await client.call('memory.recall', { owner: 'o' });
   // @ts-expect-error and required

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { createEmbeddingWorker } from './embed/embed.js';
 import type { Logger } from './log.js';
 import { createInspector } from './inspector/inspector.js';
+import { createInjectRuntime } from './inject/runtime.js';
 import { createMcpHttpHandler } from './mcp/http.js';
 import type { HandleOptions } from './protocol/envelope.js';
 import { tokenAuthenticator, type Authenticate } from './protocol/http-guard.js';
@@ -63,7 +64,12 @@ export async function startServer(
 ): Promise<RunningServer> {
   const service = await openMemory({ config, log });
   const activity = createClientActivity();
-  const table = trackClientWrites(createMethodTable(service, { activity }), activity);
+  const inject = createInjectRuntime(service);
+  // Requests a stopped process left pending past their run limit are failed, never left pending for ever.
+  const abandoned = await inject.recover();
+  if (abandoned > 0)
+    log.info({ requests: abandoned }, 'recall requests left pending by a stopped process failed');
+  const table = trackClientWrites(createMethodTable(service, { activity, inject }), activity);
   const options: HandleOptions = {
     ...handleOptions,
     onError: (error, method) => {
@@ -170,6 +176,7 @@ export async function startServer(
           embedder?.stop(),
           organizer?.stop(),
         ]);
+        await inject.close();
         await service.close();
       })();
       return closing;

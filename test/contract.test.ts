@@ -64,7 +64,7 @@ describe.each(ENGINES)('on %s', (engine) => {
     afterAll(() => client.close());
 
     const recall = (query: string, extra: Record<string, unknown> = {}) =>
-      client.call<RecallOut>('memory.recall', { owner, query, ...extra });
+      client.call<RecallOut>('memory.recall', { owner, query, wait_ms: 60_000, ...extra });
     const ids = (r: RecallOut) => r.items.map((i) => i.id);
     const codeOf = async (p: Promise<unknown>) => {
       try {

@@ -126,10 +126,8 @@ describe.each(faces)('MCP over %s', (_name, via, transport) => {
       expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('owner');
       expect(tool.description, tool.name).toMatch(/call it/i);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
-      // Reads are read-only and idempotent; writes (remember, todo, suggest, link) are neither.
-      const read = Object.values(METHODS).some(
-        (s) => 'mcp' in s && s.mcp === tool.name && s.access === 'read',
-      );
+      const spec = Object.values(METHODS).find((m) => 'mcp' in m && m.mcp === tool.name);
+      const read = spec?.access === 'read';
       expect(tool.annotations, tool.name).toEqual({
         readOnlyHint: read,
         destructiveHint: false,

@@ -168,6 +168,31 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     decision: 'reject',
     by: 'probe',
   }),
+  'memory.requests.get': ({ owner }) => ({ ...withOwner(owner), request_id: 'rq_none' }),
+  'memory.session.end': ({ owner }) => ({ ...withOwner(owner), session_id: 'probe-ended' }),
+  'memory.gate': ({ owner }) => ({
+    ...withOwner(owner),
+    session_id: 'probe-session',
+    segment: { kind: 'user_message', text: 'where is the zanzibar ledger vault' },
+  }),
+  'memory.packet.feedback': ({ owner }) => ({
+    ...withOwner(owner),
+    packet_id: 'pk_probe',
+    outcome: 'ignored',
+  }),
+  'memory.inbox.inject': ({ owner }) => ({
+    ...withOwner(owner),
+    session_id: 'probe-session',
+    item: { text: `probe ${++probes}`, source_role: 'system' },
+  }),
+  'memory.inbox.steer': ({ owner }) => ({
+    ...withOwner(owner),
+    session_id: 'probe-session',
+    item: { text: `steer ${++probes}`, source_role: 'user' },
+  }),
+  'memory.inbox.claim': ({ owner }) => ({ ...withOwner(owner), session_id: 'probe-session' }),
+  'memory.attention.list': () => ({}),
+  'memory.audit.query': ({ owner }) => withOwner(owner),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
@@ -185,6 +210,7 @@ const MISSING_INSIDE: ReadonlySet<MethodName> = new Set([
   'memory.track.expand',
   'memory.todo.update',
   'memory.suggestions.decide',
+  'memory.requests.get',
 ]);
 const specOf = (name: MethodName): MethodSpec => METHODS[name];
 
@@ -221,6 +247,16 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
         }),
         event('other-only', 'the zanzibar ledger is locked in vault 9', { session_id: 'other-session' }),
       ],
+    });
+    // The other owner's inbox: attention (an owner-less read) must list none of it to the tenant.
+    await admin.call('memory.inbox.inject', {
+      owner: OTHER,
+      session_id: 'other-session',
+      item: {
+        text: 'the zanzibar ledger is locked in vault 12',
+        source_role: 'system',
+        task_id: 'other-task',
+      },
     });
     otherBatch = await admin.call<Batch>('memory.observation.claim', { owner: OTHER });
     expect(otherBatch.batch_id).toEqual(expect.any(String));

@@ -84,7 +84,6 @@ import {
   EvidenceParamsSchema,
   EvidenceResultSchema,
   RecallParamsSchema,
-  RecallResultSchema,
 } from '../recall/schema.js';
 import { TimelineAroundParamsSchema, TimelineAroundResultSchema } from '../recall/around.js';
 import {
@@ -95,6 +94,26 @@ import {
 } from '../recall/timeline.js';
 import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
 import { INSPECTOR_METHODS } from '../inspector/specs.js';
+import {
+  AttentionParamsSchema,
+  AttentionResultSchema,
+  AuditQueryParamsSchema,
+  AuditQueryResultSchema,
+  FeedbackParamsSchema,
+  FeedbackResultSchema,
+  GateParamsSchema,
+  GateResultSchema,
+  InboxClaimParamsSchema,
+  InboxClaimResultSchema,
+  InboxPutParamsSchema,
+  InboxPutResultSchema,
+  RECALL_WAIT_SHAPE,
+  RecallAnswerSchema,
+  RequestGetParamsSchema,
+  RequestGetResultSchema,
+  SessionEndParamsSchema,
+  SessionEndResultSchema,
+} from '../inject/schema.js';
 import {
   TokenCreateParamsSchema,
   TokenCreateResultSchema,
@@ -147,9 +166,11 @@ export const METHODS = {
     owner: 'param',
   }),
   'memory.recall': spec({
-    summary: 'Find memory by words, ids, time or task; channels fused by reciprocal rank fusion.',
-    params: RecallParamsSchema,
-    result: RecallResultSchema,
+    summary:
+      'Find memory by words, ids, time or task; channels fused by reciprocal rank fusion. Waits at most ' +
+      'wait_ms (75 ms): what is not done by then answers {status: "pending", request_id}.',
+    params: RecallParamsSchema.extend(RECALL_WAIT_SHAPE),
+    result: RecallAnswerSchema,
     access: 'read',
     owner: 'param',
     mcp: 'recall',
@@ -417,6 +438,77 @@ export const METHODS = {
     params: SuggestionsDecideParamsSchema,
     result: SuggestionsDecideResultSchema,
     access: 'write',
+    owner: 'param',
+  }),
+  'memory.requests.get': spec({
+    summary: 'A recall request that went pending: pending, ready (with its answer), stale or failed.',
+    params: RequestGetParamsSchema,
+    result: RequestGetResultSchema,
+    access: 'read',
+    owner: 'param',
+    http: { method: 'GET', path: '/v2/memory/requests/:request_id' },
+  }),
+  'memory.session.end': spec({
+    summary: 'End a session: its working memory, cooldowns and inbox are removed.',
+    params: SessionEndParamsSchema,
+    result: SessionEndResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.gate': spec({
+    summary:
+      'Whether a segment is worth a retrieval now: retrieve, prefetch (a background recall) or suppress, with ' +
+      'the reason and signals; the segment joins the session’s working memory.',
+    params: GateParamsSchema,
+    result: GateResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.packet.feedback': spec({
+    summary: 'What became of a packet: used, ignored or harmful; the gate suppresses triggers users ignore.',
+    params: FeedbackParamsSchema,
+    result: FeedbackResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.inbox.inject': spec({
+    summary: 'Queue an item for the session’s next step without waking it (redacted, safety-scored).',
+    params: InboxPutParamsSchema,
+    result: InboxPutResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.inbox.steer': spec({
+    summary: 'Queue an item and wake the session: only items from the user or the system.',
+    params: InboxPutParamsSchema,
+    result: InboxPutResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.inbox.claim': spec({
+    summary:
+      'Take everything waiting in the session’s inbox, in order, exactly once: late recall answers, notices ' +
+      'and messages for the next step. Call it at each step boundary, before you build the next request.',
+    params: InboxClaimParamsSchema,
+    result: InboxClaimResultSchema,
+    access: 'write',
+    owner: 'param',
+    mcp: 'inbox',
+  }),
+  'memory.attention.list': spec({
+    summary: 'What waits unclaimed in the inboxes of the caller’s owners (or one named owner).',
+    params: AttentionParamsSchema,
+    result: AttentionResultSchema,
+    access: 'read',
+    // Reads the principal's own owners: every owner its patterns allow, or one named owner it allows.
+    owner: 'none',
+    http: { method: 'GET', path: '/v2/attention' },
+  }),
+  'memory.audit.query': spec({
+    summary: 'Why, what, source, cost and expiry of each gate decision and packet (ids and digests only).',
+    params: AuditQueryParamsSchema,
+    result: AuditQueryResultSchema,
+    access: 'read',
     owner: 'param',
   }),
   'tokens.create': spec({

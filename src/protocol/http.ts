@@ -245,6 +245,24 @@ function buildApp(options: HttpAppOptions, state: AppState): Hono<HttpEnv> {
     );
   });
 
+  // The catalog's own GET routes (GET /v2/attention, GET /v2/memory/requests/:id): params from the path and
+  // the query string; a method with an owner param takes the token's owner when it has exactly one.
+  for (const def of table.values()) {
+    if (def.http?.method !== 'GET') continue;
+    const { name, owner: rule } = def;
+    app.get(def.http.path, async (c) => {
+      const principal = c.get('principal') ?? ANONYMOUS;
+      const params: Record<string, unknown> = { ...c.req.query(), ...c.req.param() };
+      const sole =
+        principal.kind === 'scoped' && principal.owners.length === 1 ? principal.owners[0] : undefined;
+      if (params.owner === undefined && rule === 'param' && sole !== undefined && !sole.endsWith('/*')) {
+        params.owner = sole;
+      }
+      const envelope = { id: null, method: name, params };
+      return send(c, await handleEnvelope(table, envelope, { transport: 'http', principal }, handleOptions));
+    });
+  }
+
   app.get('/health', async (c) => {
     const principal = c.get('principal');
     const response = await handleEnvelope(

@@ -4,6 +4,8 @@ import { ingestEvents } from '../ingest/ingest.js';
 import { safetyHandlers } from '../inject/methods-safety.js';
 import { inspectorHandlers } from '../inspector/methods.js';
 import { createRecallLatency } from '../inspector/recall-latency.js';
+import { injectHandlers } from '../inject/methods.js';
+import { createInjectRuntime, type InjectRuntime } from '../inject/runtime.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
@@ -16,6 +18,7 @@ import { observeHandlers } from '../observe/methods.js';
 import { organizeHandlers, ORGANIZE_WORKER } from '../organize/methods.js';
 import { publishDirect } from '../observe/write.js';
 import { recallMemory } from '../recall/recall.js';
+import type { RecallParams } from '../recall/schema.js';
 import { timelineAround } from '../recall/around.js';
 import { queryTimeline, readTimeline } from '../recall/timeline.js';
 import type { MemoryService } from '../service.js';
@@ -28,6 +31,8 @@ import type { MethodTable } from './method.js';
 export interface MethodTableOptions {
   /** The server's client activity: observation status then tells whether its worker defers to clients. */
   activity?: ClientActivity;
+  /** The inject stage's background searches (the server closes them before the store); default: a new one. */
+  inject?: InjectRuntime;
 }
 
 export function createMethodTable(service: MemoryService, options: MethodTableOptions = {}): MethodTable {
@@ -42,6 +47,17 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
   };
   const read = (p: { owner: string; id: string; offset: number; limit: number }) => readTimeline(db, p);
   const latency = createRecallLatency();
+  const recall = async (p: RecallParams) => {
+    const result = await recallMemory(db, p, {
+      now: service.now,
+      ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
+      ...(service.embedding
+        ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
+        : {}),
+    });
+    latency.record({ at: service.now(), owner: p.owner, took_ms: result.took_ms, items: result.items.length });
+    return result;
+  };
   return bindMethods({
     health: async (_p, ctx) => ({
       status: 'ok' as const,
@@ -60,22 +76,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     'memory.events.ingest': async (p) => {
       const { accepted, duplicates, rejected } = await ingestEvents(ingestDeps, p.owner, p.events);
       return { accepted, duplicates, rejected };
-    },
-    'memory.recall': async (p) => {
-      const result = await recallMemory(db, p, {
-        now: service.now,
-        ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
-        ...(service.embedding
-          ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
-          : {}),
-      });
-      latency.record({
-        at: service.now(),
-        owner: p.owner,
-        took_ms: result.took_ms,
-        items: result.items.length,
-      });
-      return result;
     },
     'memory.evidence.get': async (p) => {
       const ids = [...new Set(p.ids)];
@@ -158,5 +158,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     ...tokenHandlers({ driver: db, now: service.now }),
     ...safetyHandlers(),
     ...inspectorHandlers({ driver: db, now: service.now, latency }),
+    ...injectHandlers(options.inject ?? createInjectRuntime(service), recall),
   });
 }

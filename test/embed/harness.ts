@@ -127,7 +127,7 @@ export async function drain(worker: EmbeddingWorker): Promise<EmbedStep[]> {
 }
 
 export const recall = (owner: string, query: string, extra: Record<string, unknown> = {}) =>
-  client.call<RecallResult>('memory.recall', { owner, query, ...extra });
+  client.call<RecallResult>('memory.recall', { owner, query, wait_ms: 60_000, ...extra });
 export const ids = (r: RecallResult) => r.items.map((i) => i.id);
 export const health = () => client.call<{ embedding?: EmbeddingStatus }>('health');
 

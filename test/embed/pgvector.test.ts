@@ -36,7 +36,11 @@ async function servesWithoutVectors(options: Omit<MemoryServiceOptions, 'config'
   try {
     const client = createLocalClient(createMethodTable(service), { checkResults: true });
     await client.call('memory.events.ingest', { owner: 'u', events: [EVENT as EventInput] });
-    const result = await client.call<RecallResult>('memory.recall', { owner: 'u', query: 'sedan garage' });
+    const result = await client.call<RecallResult>('memory.recall', {
+      owner: 'u',
+      query: 'sedan garage',
+      wait_ms: 60_000,
+    });
     expect(result.items.map((i) => [i.id, i.channels])).toEqual([['e1', { bm25: 1 }]]);
     expect(await vectorIndexOf(service.driver).count(service.driver)).toBeUndefined();
     expect(embeddings.requests.length).toBe(requests);

@@ -88,6 +88,7 @@ describe('the embedding worker in the server / 服务内的向量 worker', () =>
     const result = await client.call<RecallResult>('memory.recall', {
       owner: 'u',
       query: 'automobile repair',
+      wait_ms: 60_000,
     });
     expect(result.items[0]).toMatchObject({ id: 'e1', channels: { vector: 1 } });
   });
@@ -145,7 +146,11 @@ describe('mnemo serve with MNEMO_EMBED_* / 真实进程', () => {
     await eventually(
       async () => (await rpc<{ embedding?: EmbeddingStatus }>('health', {})).embedding?.pending === 0,
     );
-    const result = await rpc<RecallResult>('memory.recall', { owner: 'u', query: 'physician' });
+    const result = await rpc<RecallResult>('memory.recall', {
+      owner: 'u',
+      query: 'physician',
+      wait_ms: 60_000,
+    });
     expect(result.items[0]).toMatchObject({ id: 'e3', channels: { vector: 1 } });
     const cli = await runCli(['status'], { env });
     expect(cli.stdout).toContain('vectors: 3 embedded, 0 pending (concepts, 32 dimensions)');

@@ -92,6 +92,7 @@ describe.each(ENGINES)('on %s', (engine) => {
         owner: 'u',
         query: 'dark mode',
         kinds: ['preference'],
+        wait_ms: 60_000,
       });
       expect(recall.items[0]).toMatchObject({ kind: 'preference', status: 'active', source_refs: ['u1'] });
     });
@@ -245,6 +246,7 @@ describe.each(ENGINES)('on %s', (engine) => {
         owner: 'u',
         query: '周报发给谁',
         kinds: ['fact'],
+        wait_ms: 60_000,
       });
       expect(recall.items[0]?.source_refs).toEqual(['z1']);
       expect((await f.observation.status('u')).usage.model_calls).toBe(0);

@@ -177,7 +177,11 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(stored).toContain('[redacted:phone]');
       expect(stored).toContain('发布前要先跑 npm run check');
       expect(await matchRefs(f.service.driver, 'u', key.toLowerCase())).toEqual([]);
-      const recalled = await f.client.call<RecallResult>('memory.recall', { owner: 'u', query: key });
+      const recalled = await f.client.call<RecallResult>('memory.recall', {
+        owner: 'u',
+        query: key,
+        wait_ms: 60_000,
+      });
       expect(JSON.stringify(recalled.items)).not.toContain(key);
     });
 
@@ -265,7 +269,7 @@ describe.each(ENGINES)('on %s', (engine) => {
     });
 
     const recall = (query: string, extra: Record<string, unknown> = {}) =>
-      f.client.call<RecallResult>('memory.recall', { owner: 'u', query, ...extra });
+      f.client.call<RecallResult>('memory.recall', { owner: 'u', query, wait_ms: 60_000, ...extra });
 
     it('finds a memory with its status and source_refs, which expand through memory.evidence.get / 来源可展开', async () => {
       const result = await recall('window seats', { kinds: ['preference'] });
@@ -321,6 +325,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       const result = await f.client.call<RecallResult>('memory.recall', {
         owner: 'v',
         query: 'window seats',
+        wait_ms: 60_000,
       });
       expect(result.items).toEqual([]);
     });

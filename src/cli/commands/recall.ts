@@ -12,6 +12,8 @@ export interface RecallCommandOptions {
   to?: string;
 }
 
+const CLI_WAIT_MS = 10_000;
+
 const oneLine = (text: string, width: number): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
@@ -28,6 +30,8 @@ export async function recallCommand(
     const result = await conn.call('memory.recall', {
       owner: options.owner,
       query,
+      // A person at a terminal waits for the answer rather than get a request id at 75 ms.
+      wait_ms: CLI_WAIT_MS,
       limit: options.limit,
       ...(options.session ? { session_id: options.session } : {}),
       ...(options.task ? { task_id: options.task } : {}),
@@ -36,6 +40,10 @@ export async function recallCommand(
     });
     if (options.json) {
       out.write(`${JSON.stringify(result)}\n`);
+      return 0;
+    }
+    if (result.status === 'pending') {
+      out.write(`still searching after ${CLI_WAIT_MS} ms: request ${result.request_id}\n`);
       return 0;
     }
     for (const d of result.degraded ?? [])
