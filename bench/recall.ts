@@ -89,7 +89,8 @@ export function measureRecall(
     queries,
     warmup,
     async (q) =>
-      (await client.call<RecallReply>('memory.recall', { owner, query: q.text, limit: 10 })).items.length,
+      (await client.call<RecallReply>('memory.recall', { owner, query: q.text, limit: 10, wait_ms: 60_000 }))
+        .items.length,
     progress,
   );
 }

@@ -127,6 +127,9 @@ export async function runConversation(
       query: text,
       limit,
       at: query.at,
+      // The harness measures the answer, not the wait budget: over PostgreSQL or an embedding endpoint the
+      // default 75 ms would answer pending.
+      wait_ms: 60_000,
     });
     const latencyMs = performance.now() - started;
     const evidenceChannels: NonNullable<SystemAnswer['evidence_channels']> = {};
