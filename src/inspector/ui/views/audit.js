@@ -1,5 +1,5 @@
 // Packets and audit: why each memory packet was built (trigger, scores, sources, bytes, action) and what
-// waits in the inbox, once this mnemo has memory.audit.query and an inbox read.
+// waits unclaimed in the owner's inboxes (memory.attention.list: a read; the page never claims).
 import { h } from '../dom.js';
 import { empty, fill, notYet, record, recordsOf } from '../parts.js';
 import { call, firstRead } from '../rpc.js';
@@ -22,7 +22,7 @@ function panel(owner, method, names, what, none) {
 /** @param {import('../app.js').ViewContext} ctx */
 export async function auditView({ owner }) {
   const audit = firstRead(['memory.audit.query']);
-  const inbox = firstRead(['memory.inbox.list', 'memory.inbox.peek']);
+  const inbox = firstRead(['memory.attention.list']);
   return [
     h('h2', {}, 'Audit'),
     panel(
@@ -33,13 +33,16 @@ export async function auditView({ owner }) {
         'Packet audit',
         'Every packet built for an agent, with its trigger, scores, sources and bytes, will show here.',
       ],
-      ['No packets yet', 'Packets are built when an agent asks for memory before a step.'],
+      [
+        'No packets yet',
+        'Each gate decision and packet shows here once an agent sends its steps to memory.gate.',
+      ],
     ),
     h('h2', {}, 'Inbox'),
     panel(
       owner,
       inbox,
-      ['memory.inbox.list'],
+      ['memory.attention.list'],
       [
         'The inbox',
         'Packets and notices waiting for the next step of a session will show here (never claimed by this page).',
