@@ -144,7 +144,10 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
           const todo = page.locator(`.todos [data-id="${seeded.ids.todo}"]`);
           expect(await todo.innerText()).toContain('提交九月报销');
           expect(await todo.locator('.badge.status-open').count()).toBe(1);
-          expect(await page.locator('ul.objects li').count()).toBe(2);
+          expect(await todo.innerText()).toContain('2026-11-30');
+          // The todo object the seed upserted is a todo too (track life), listed once.
+          expect(await page.locator('.todos article.todo').count()).toBe(2);
+          expect(await page.locator('.todos .badge.track-life').count()).toBe(1);
         },
       ],
       [
@@ -166,7 +169,9 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
         'audit',
         '',
         async () => {
-          expect(await page.locator(`[data-id="${seeded.ids.audit}"]`).count()).toBe(1);
+          const audit = page.locator(`article.audit[data-id="${seeded.ids.audit}"]`);
+          expect(await audit.locator('.badge.kind-gate').count()).toBe(1);
+          expect(await audit.innerText()).toMatch(/reason[\s\S]*score[\s\S]*signals[\s\S]*session\s+s9/);
           expect(await page.locator('[data-empty]').innerText()).toContain('The inbox is empty');
         },
       ],
