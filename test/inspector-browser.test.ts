@@ -102,7 +102,15 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
           expect(await page.locator('.chip.used').count()).toBeGreaterThan(0);
         },
       ],
-      ['timeline', '', async () => expect(await page.locator('.head').count()).toBe(6)],
+      [
+        'timeline',
+        '',
+        async () => {
+          // The six said events, and the note the todo write left.
+          expect(await page.locator('.head').count()).toBe(7);
+          expect(await page.locator('.head').first().innerText()).toContain('memory.todo.add');
+        },
+      ],
       [
         'memories',
         '',
@@ -117,7 +125,8 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
         async () => {
           expect(await page.locator('svg.graph g.node').count()).toBe(4);
           expect(await page.locator('svg.graph g.edge').count()).toBe(4);
-          expect(await page.locator('ul.objects li').count()).toBe(4);
+          // The four upserted, and the todo memory.todo.add made.
+          expect(await page.locator('ul.objects li').count()).toBe(5);
         },
       ],
       [
@@ -132,16 +141,23 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
         'todos',
         '',
         async () => {
-          expect(await page.locator('[data-id="todo_1"]').innerText()).toContain('提交九月报销');
-          expect(await page.locator('ul.objects li').count()).toBe(1);
+          const todo = page.locator(`.todos [data-id="${seeded.ids.todo}"]`);
+          expect(await todo.innerText()).toContain('提交九月报销');
+          expect(await todo.locator('.badge.status-open').count()).toBe(1);
+          expect(await todo.innerText()).toContain('2026-11-30');
+          // The todo object the seed upserted is a todo too (track life), listed once.
+          expect(await page.locator('.todos article.todo').count()).toBe(2);
+          expect(await page.locator('.todos .badge.track-life').count()).toBe(1);
         },
       ],
       [
         'skills',
         '',
         async () => {
-          expect(await page.locator('[data-id="skill_1"]').count()).toBe(1);
-          expect(await page.locator('article.procedure').innerText()).toContain('填写报销单');
+          const procedure = page.locator('article.procedure');
+          expect(await procedure.innerText()).toContain('填写报销单');
+          expect(await procedure.locator('.badge.status-observed').count()).toBe(1);
+          expect(await procedure.innerText()).toContain('sessions vouching');
         },
       ],
       [
@@ -153,7 +169,9 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
         'audit',
         '',
         async () => {
-          expect(await page.locator('[data-id="pkt_1"]').count()).toBe(1);
+          const audit = page.locator(`article.audit[data-id="${seeded.ids.audit}"]`);
+          expect(await audit.locator('.badge.kind-gate').count()).toBe(1);
+          expect(await audit.innerText()).toMatch(/reason[\s\S]*score[\s\S]*signals[\s\S]*session\s+s9/);
           expect(await page.locator('[data-empty]').innerText()).toContain('The inbox is empty');
         },
       ],
@@ -195,6 +213,27 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
     await screenshot(page, 'search-evidence');
     await rerender(page, 'timeline', () => card.locator('a.more').click());
     expect(await page.locator('.head.anchor').getAttribute('data-id')).toBe('k1');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('polls memory.requests.get when a recall answers pending, and shows the answer', async () => {
+    const { page, problems } = await open();
+    // wait_ms 0 answers pending (nothing cached for this query), as a slow store would past the page's wait.
+    await page.route('**/rpc', async (route) => {
+      const body = JSON.parse(route.request().postData() ?? '{}') as {
+        method?: string;
+        params?: Record<string, unknown>;
+      };
+      if (body.method !== 'memory.recall') return route.continue();
+      await route.continue({ postData: JSON.stringify({ ...body, params: { ...body.params, wait_ms: 0 } }) });
+    });
+    await page.fill('input[name="q"]', '九月份 window seats');
+    await rerender(page, 'search', () => page.press('input[name="q"]', 'Enter'));
+    expect(await page.locator('.result').count()).toBeGreaterThan(0);
+    const polled = calls.filter((c) => c.method === 'memory.requests.get');
+    expect(polled.length).toBeGreaterThan(0);
+    expect(polled[0]?.params).toMatchObject({ owner: OWNER, request_id: expect.stringMatching(/^rq_/) });
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -260,13 +299,21 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
 
   it('approves a suggestion with the token', async () => {
     const { page, problems } = await open(seeded, '#/suggestions');
-    const suggestion = page.locator('article.record[data-id="sug_1"]');
+    const id = seeded.ids.suggestions[0] ?? '';
+    const suggestion = page.locator(`article.record[data-id="${id}"]`);
+    expect(await suggestion.innerText()).toContain('以后报销单都抄送财务');
+    await page.fill('#decider', '王芳');
     await rerender(page, 'suggestions', () => suggestion.locator('button[data-action="approve"]').click());
-    expect(seeded.decisions).toEqual([{ id: 'sug_1', decision: 'approve' }]);
     expect(await suggestion.locator('.badge.status-approved').count()).toBe(1);
     expect(await suggestion.locator('button').count()).toBe(0);
+    expect(await suggestion.innerText()).toContain('王芳');
     const decide = calls.flatMap((c) => (c.method === 'memory.suggestions.decide' ? [c.params] : []));
-    expect(decide).toEqual([{ owner: OWNER, id: 'sug_1', decision: 'approve' }]);
+    expect(decide).toEqual([{ owner: OWNER, id, decision: 'approve', by: '王芳' }]);
+    const stored = await seeded.fixture.client.call<{ items: Array<{ id: string; status: string }> }>(
+      'memory.suggestions.list',
+      { owner: OWNER, status: 'approved' },
+    );
+    expect(stored.items.map((s) => s.id)).toEqual([id]);
     await screenshot(page, 'suggestions-approved');
     expect(problems).toEqual([]);
     await page.close();
@@ -305,11 +352,11 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
       ['timeline', 'No events for user:new yet'],
       ['memories', 'user:new has no memories yet'],
       ['objects', 'user:new has no objects yet'],
-      ['todos', 'memory.todo.list'],
+      ['todos', 'memory.todo.add'],
       ['skills', 'memory.skill.list'],
-      ['suggestions', 'memory.suggestions.list'],
-      ['audit', 'memory.audit.query'],
-      ['jobs', 'memory.chain.status'],
+      ['suggestions', 'memory.suggest'],
+      ['audit', 'memory.gate'],
+      ['jobs', 'Automatic jobs have not failed'],
       ['health', 'memory.snapshot.stats'],
     ];
     for (const [view, text] of expectations) {
@@ -328,17 +375,12 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
     const reads = new Set(
       Object.entries(METHODS).flatMap(([name, spec]) => (spec.access === 'read' ? [name] : [])),
     );
-    const standIns = new Set([
-      'memory.suggestions.list',
-      'memory.todo.list',
-      'memory.skill.list',
-      'memory.audit.query',
-    ]);
+    // A stand-in for a method not built yet.
+    const standIns = new Set(['memory.snapshot.stats']);
     for (const { method, params } of calls) {
       const allowed =
         reads.has(method) ||
         standIns.has(method) ||
-        ['memory.inbox.list', 'memory.chain.status', 'memory.snapshot.stats'].includes(method) ||
         method === 'memory.suggestions.decide' ||
         (method === 'memory.organize.notices' && params.ack === undefined);
       expect(allowed, `${method} ${JSON.stringify(params)}`).toBe(true);

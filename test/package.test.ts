@@ -158,5 +158,31 @@ describe(`the packed ${pkg.name}`, () => {
       writeFileSync(join(app, 'use-client.mjs'), script);
       expect((await run(process.execPath, ['use-client.mjs'], { cwd: app, env })).stdout.trim()).toBe('e1');
     });
+
+    it("runs the README's MCP configuration as written (npx -y, from a directory that installed it)", async () => {
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      const entry = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
+        .map((m) => (JSON.parse(m[1] ?? '{}') as { mcpServers?: Record<string, unknown> }).mcpServers?.mnemo)
+        .find(
+          (e): e is { command: string; args: string[] } => (e as { command?: string })?.command === 'npx',
+        );
+      expect(entry?.args.slice(0, 2)).toEqual(['-y', pkg.name]);
+      const client = new Client({ name: 'readme', version: '1' });
+      await client.connect(
+        new StdioClientTransport({
+          command: entry?.command ?? 'npx',
+          args: entry?.args ?? [],
+          cwd: app,
+          // npx finds the installed package and runs its bin; it fetches nothing.
+          env: { ...env, MNEMO_HOME: home, npm_config_offline: 'true' },
+          stderr: 'ignore',
+        }),
+      );
+      const status = await client.callTool({ name: 'status', arguments: {} });
+      expect(status.structuredContent).toMatchObject({ status: 'ok', owner: 'user:me', via: 'server' });
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.uri)).toContain('mnemo://core/SOUL');
+      await client.close();
+    });
   });
 });

@@ -107,9 +107,15 @@ export async function main(
     .addOption(
       new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error', 'silent']),
     )
-    .action(async (opts: { logLevel?: 'info' }) => {
+    .option(
+      '--watch-ms <ms>',
+      'how often to look for changes to subscribed resources made elsewhere (default 2000)',
+      positiveInt(3_600_000),
+    )
+    .action(async (opts: { logLevel?: 'info'; watchMs?: number }) => {
       const c = config(opts.logLevel ? { logLevel: opts.logLevel } : {});
-      exitCode = await (await import('./commands/mcp.js')).mcpCommand(c);
+      const mcp = await import('./commands/mcp.js');
+      exitCode = await mcp.mcpCommand(c, process, opts.watchMs ? { watchMs: opts.watchMs } : {});
     });
 
   program

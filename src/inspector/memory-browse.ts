@@ -29,6 +29,8 @@ const MemoryRow = row({
 const SourceRow = row({ memory_id: str, event_id: str });
 
 const iso = (t: number): string => new Date(t).toISOString();
+/** Stages after which an item no longer holds (procedures and skills stay current while observed or drafted). */
+const ENDED: readonly string[] = ['superseded', 'retired', 'revoked', 'deprecated'];
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 function procedureOf(text: string | null): BrowsedMemory['procedure'] {
@@ -85,7 +87,7 @@ export async function browseMemories(
       kind: r.kind,
       text: r.text,
       status,
-      current: r.valid_to === null && (status === 'candidate' || status === 'active'),
+      current: r.valid_to === null && !ENDED.includes(status),
       valid_from: iso(r.valid_from ?? r.at),
       valid_to: r.valid_to === null ? null : iso(r.valid_to),
       subject: r.subject,

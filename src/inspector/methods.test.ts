@@ -75,7 +75,7 @@ describe.each(ENGINES)('inspector methods on %s', (engine) => {
     // Newest first: the two of the second publication (in id order among themselves), then the first.
     expect(shown.slice(0, 2)).toEqual(
       expect.arrayContaining([
-        ['procedure', 'Release', 'candidate', true],
+        ['procedure', 'Release', 'observed', true],
         ['fact', 'Markdown', 'candidate', true],
       ]),
     );

@@ -1,9 +1,10 @@
 // A seeded store served over real HTTP with the inspector's pages: bilingual events, memories (a fact and
 // the newer one that superseded it, a preference, a procedure), objects and relations, and texts that hold
-// markup. `pending` adds stand-ins for the methods other parts bring (suggestions, todos, skills, audit,
-// organize, snapshots), in the shapes the inspector reads, so that their views light up.
+// markup, suggestions, a todo and a gate decision. `pending` adds stand-ins for a failure notice and the
+// snapshot stats (no method yet), in the shapes the inspector reads.
 import { z } from 'zod';
 import { HTTP_LIMITS } from '../../src/config.js';
+import { NoticesResultSchema } from '../../src/organize/schema-jobs.js';
 import { createInspector } from '../../src/inspector/inspector.js';
 import { createLocalClient, type LocalClient } from '../../src/local-client.js';
 import { silentLogger } from '../../src/log.js';
@@ -21,9 +22,15 @@ export const INJECTED = '<img src=x onerror="window.__pwned=1"><script>window.__
 export interface SeededInspector {
   url: string;
   fixture: FactsFixture;
-  /** The decisions the stand-in memory.suggestions.decide received. */
-  decisions: Array<{ id: string; decision: string }>;
+  /** What the real methods answered while seeding (empty ids when not seeded). */
+  ids: Seeded;
   close(): Promise<void>;
+}
+
+export interface Seeded {
+  suggestions: string[];
+  todo: string;
+  audit: string;
 }
 
 const looseObject = z.object({}).loose();
@@ -33,81 +40,67 @@ function standIn(
   name: string,
   access: 'read' | 'write',
   handler: (p: Record<string, unknown>) => unknown,
-  owner: 'param' | 'optional' = 'param',
 ): MethodDef {
   return defineMethod({
     name,
     summary: `stand-in for ${name}`,
     access,
-    owner,
-    params: looseObject.extend({ owner: owner === 'param' ? z.string() : z.string().optional() }),
+    owner: 'param',
+    params: looseObject.extend({ owner: z.string() }),
     result: z.unknown(),
     handler: async (p) => handler(p),
   });
 }
 
-function pendingMethods(decisions: SeededInspector['decisions']): MethodDef[] {
-  const suggestions = [
-    {
-      id: 'sug_1',
-      kind: 'fact',
-      text: '以后报销单都抄送财务 (cc finance on every expense report)',
-      status: 'pending',
-      created_at: '2026-11-16T02:00:00.000Z',
-    },
-    {
-      id: 'sug_2',
-      kind: 'preference',
-      text: INJECTED,
-      status: 'pending',
-      created_at: '2026-11-16T02:05:00.000Z',
-    },
-  ];
-  const notices = [
-    {
-      job_id: 'job_7',
-      kind: 'compact',
-      message: '整理失败: the model timed out',
-      at: '2026-11-16T01:00:00Z',
-    },
-  ];
+/**
+ * Stand-ins, in the real methods' result shapes: a failure notice (a real one takes an automatic job
+ * failing five times over 300 events, which test/organize/triggers.test.ts drives) and snapshot stats (no
+ * method yet).
+ */
+function pendingMethods(): MethodDef[] {
+  const notices = NoticesResultSchema.parse({
+    notices: [
+      {
+        job_id: 'job_7',
+        kind: 'compact',
+        trigger: 'threshold',
+        failed_at: '2026-11-16T01:00:00.000Z',
+        failures: 5,
+        last_failures: [
+          { at: '2026-11-16T01:00:00.000Z', code: 'MODEL_ERROR', reason: 'timed out', batch_limit: 25 },
+        ],
+        message: '整理失败: the model timed out',
+      },
+    ],
+    acked: null,
+  });
   return [
-    standIn('memory.suggestions.list', 'read', () => ({ items: suggestions })),
-    standIn('memory.suggestions.decide', 'write', (p) => {
-      const found = suggestions.find((s) => s.id === p.id);
-      if (!found) return { id: p.id, status: 'missing' };
-      decisions.push({ id: String(p.id), decision: String(p.decision) });
-      found.status = p.decision === 'approve' ? 'approved' : 'rejected';
-      return { id: found.id, status: found.status };
-    }),
-    standIn('memory.todo.list', 'read', () => ({
-      items: [
-        {
-          id: 'todo_1',
-          text: '提交九月报销 (submit the September expenses)',
-          status: 'open',
-          due: '2026-09-30',
-        },
-      ],
-    })),
-    standIn('memory.skill.list', 'read', () => ({
-      items: [{ id: 'skill_1', name: 'Book flights: window seat first', status: 'draft', steps: 3 }],
-    })),
-    standIn('memory.audit.query', 'read', () => ({
-      items: [{ id: 'pkt_1', trigger: 'step', action: 'injected', bytes: 812, sources: ['k1', 'k2'] }],
-    })),
-    standIn('memory.inbox.list', 'read', () => ({ items: [] })),
-    standIn(
-      'memory.chain.status',
-      'read',
-      () => ({ queue: { queued: 1, leased: 0, failed: 1 } }),
-      'optional',
-    ),
-    standIn('memory.organize.notices', 'write', (p) => ({ notices: p.ack === undefined ? notices : [] })),
+    standIn('memory.organize.notices', 'write', (p) => (p.ack === undefined ? notices : { notices: [] })),
     standIn('memory.snapshot.stats', 'read', () => ({
       sections: [{ name: 'memory', bytes: 1804, entries: 6, cap_bytes: 2048 }],
     })),
   ];
+}
+
+/** Suggestions, a todo and a gate decision through the real methods; the ids they answered. */
+async function seedKnowledge(served: LocalClient): Promise<Seeded> {
+  const suggestions: string[] = [];
+  for (const text of ['以后报销单都抄送财务 (cc finance on every expense report)', INJECTED]) {
+    const { id } = await served.call<{ id: string }>('memory.suggest', { owner: OWNER, track: 'user', text });
+    suggestions.push(id);
+  }
+  const todo = await served.call<{ id: string }>('memory.todo.add', {
+    owner: OWNER,
+    track: 'work',
+    title: '提交九月报销 (submit the September expenses)',
+    due: '2026-11-30',
+  });
+  const gate = await served.call<{ audit_id: string }>('memory.gate', {
+    owner: OWNER,
+    session_id: 's9',
+    segment: { kind: 'tool_result', text: 'the build passed', ok: true },
+  });
+  return { suggestions, todo: todo.id, audit: gate.audit_id };
 }
 
 /** Seeds through the fixture's own table; `served` answers the recalls, so their latencies are measured. */
@@ -216,11 +209,14 @@ export interface InspectorServerOptions {
 
 export async function startSeededInspector(options: InspectorServerOptions = {}): Promise<SeededInspector> {
   const fixture = await openFactsFixture('sqlite');
-  const decisions: SeededInspector['decisions'] = [];
   const table = new Map(createMethodTable(fixture.service));
-  if (options.pending ?? true) for (const def of pendingMethods(decisions)) table.set(def.name, def);
+  if (options.pending ?? true) for (const def of pendingMethods()) table.set(def.name, def);
   const served: MethodTable = table;
-  if (options.seeded ?? true) await seed(fixture, createLocalClient(served));
+  let ids: Seeded = { suggestions: [], todo: '', audit: '' };
+  if (options.seeded ?? true) {
+    await seed(fixture, createLocalClient(served));
+    ids = await seedKnowledge(createLocalClient(served));
+  }
   let http: HttpServer;
   try {
     http = await startHttpServer({
@@ -242,7 +238,7 @@ export async function startSeededInspector(options: InspectorServerOptions = {})
   return {
     url: http.url,
     fixture,
-    decisions,
+    ids,
     async close() {
       await http.close();
       await fixture.close();

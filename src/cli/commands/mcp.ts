@@ -6,15 +6,25 @@ import { createLogger } from '../../log.js';
 import { createMcpServer } from '../../mcp/mcp.js';
 import { connect } from '../client.js';
 
+/** How often `mnemo mcp` looks for changes to subscribed resources made by other writers. */
+export const DEFAULT_WATCH_MS = 2_000;
+
 export async function mcpCommand(
   config: Config,
   io: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream } = process,
+  options: { watchMs?: number } = {},
 ): Promise<number> {
   // invariant: nothing but MCP messages reaches stdout; logs go to stderr (test: test/mcp-stdio.test.ts).
   const log = createLogger(config.logLevel);
   const conn = await connect(config);
   const owner = config.defaultOwner;
-  const server = createMcpServer({ owner, call: (m, p) => conn.call(m, p), via: conn.mode, log });
+  const server = createMcpServer({
+    owner,
+    call: (m, p) => conn.call(m, p),
+    via: conn.mode,
+    log,
+    watch: { intervalMs: options.watchMs ?? DEFAULT_WATCH_MS },
+  });
   const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream);
   const ended = new Promise<string>((resolve) => {
     transport.onclose = () => resolve('transport closed');

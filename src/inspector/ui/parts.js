@@ -133,7 +133,7 @@ export function recordsOf(result) {
   return [];
 }
 
-const ID_KEYS = ['id', 'suggestion_id', 'todo_id', 'skill_id', 'job_id', 'packet_id'];
+const ID_KEYS = ['id', 'suggestion_id', 'todo_id', 'skill_id', 'job_id', 'audit_id', 'packet_id'];
 
 /** The id a record goes by. @param {any} r */
 export const idOf = (r) => {

@@ -2,7 +2,7 @@
 // used and dropped, the object it came through, and its evidence one click away.
 import { content, h, when } from '../dom.js';
 import { badge, empty, evidence } from '../parts.js';
-import { call } from '../rpc.js';
+import { recall } from '../recall.js';
 
 const KINDS = ['event', 'episode', 'fact', 'preference', 'procedure'];
 
@@ -163,7 +163,7 @@ export async function searchView({ owner, params, go }) {
       ),
     ];
   }
-  const result = await call('memory.recall', {
+  const result = await recall({
     owner,
     query: q,
     limit: 20,

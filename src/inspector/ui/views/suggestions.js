@@ -5,6 +5,9 @@ import { empty, failure, idOf, notYet, record, recordsOf } from '../parts.js';
 import { call, firstRead, has } from '../rpc.js';
 
 const DECIDE = 'memory.suggestions.decide';
+/** Who decides: recorded as the published entry's approver. */
+const decider = h('input', { id: 'decider', name: 'by', value: 'inspector', maxlength: 200, size: 16 });
+const byWhom = () => /** @type {HTMLInputElement} */ (decider).value.trim() || 'inspector';
 
 /** @param {string} owner @param {any} s @param {() => void} done */
 function decisions(owner, s, done) {
@@ -26,7 +29,7 @@ function decisions(owner, s, done) {
             );
             buttons?.forEach((b) => b.setAttribute('disabled', ''));
             try {
-              await call(DECIDE, { owner, id, decision });
+              await call(DECIDE, { owner, id, decision, by: byWhom() });
               done();
             } catch (error) {
               out.replaceChildren(failure(error));
@@ -60,6 +63,7 @@ export async function suggestionsView({ owner, go }) {
   return h(
     'div',
     { class: 'suggestions' },
+    has(DECIDE) ? h('label', { class: 'decider' }, 'decided by ', decider) : null,
     list.map((s) =>
       record(
         s,

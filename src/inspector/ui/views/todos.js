@@ -1,47 +1,57 @@
-// Todos: the todo list once this mnemo has memory.todo.*, and the objects of type todo it holds now.
+// Todos: memory.todo.list (every object of type todo, by track and status: overdue first, then due
+// soonest), each linked to its object; without that method, the objects of type todo.
 import { content, h, when } from '../dom.js';
-import { badge, empty, fill, notYet, record, recordsOf } from '../parts.js';
+import { badge, empty, facts } from '../parts.js';
 import { call, firstRead } from '../rpc.js';
+
+/** @param {any} t */
+const todoCard = (t) =>
+  h(
+    'article',
+    { class: `todo record${t.overdue ? ' overdue' : ''}`, 'data-id': t.id },
+    h(
+      'header',
+      {},
+      badge(t.status, 'status'),
+      ' ',
+      badge(t.track, 'track'),
+      t.overdue ? [' ', badge('overdue', 'due')] : null,
+      ' ',
+      h('a', { href: `#/objects?id=${encodeURIComponent(t.id)}` }, h('code', {}, t.id)),
+    ),
+    content(t.title),
+    facts([
+      ['due', t.due],
+      ['project', t.project_id],
+      ['touched', when(t.touched_at)],
+    ]),
+  );
+
+/** @param {any} o */
+const objectItem = (o) =>
+  h(
+    'li',
+    { 'data-object': o.id },
+    h('a', { href: `#/objects?id=${encodeURIComponent(o.id)}` }, content(o.name, 'span')),
+    ' ',
+    badge(o.status, 'status'),
+    ` updated ${when(o.updated_at)}`,
+  );
 
 /** @param {import('../app.js').ViewContext} ctx */
 export async function todosView({ owner }) {
   const method = firstRead(['memory.todo.list']);
-  const list = h('div', { class: 'todos' });
-  const objects = await call('memory.chain.browse', { owner, types: ['todo'], limit: 100 });
-  void fill(list, async () => {
-    if (!method) {
-      return notYet(
-        'The todo list',
-        ['memory.todo.list'],
-        'Todos added by agents and people (memory.todo.add) will show here with their track and due date.',
-      );
-    }
-    const todos = recordsOf(await call(method, { owner }));
-    return todos.length
-      ? todos.map((t) => record(t))
+  if (method) {
+    const { items } = await call(method, { owner, limit: 500 });
+    return items.length
+      ? h('div', { class: 'todos' }, items.map(todoCard))
       : empty(
           'No todos',
-          'Agents add them with the todo tool (memory.todo.add); they show here with their status.',
+          'Agents add them with the todo tool (memory.todo.add); they show here by track, overdue first.',
         );
-  });
-  return [
-    list,
-    h('h2', {}, 'Todo objects'),
-    objects.items.length
-      ? h(
-          'ul',
-          { class: 'objects' },
-          objects.items.map((/** @type {any} */ o) =>
-            h(
-              'li',
-              { 'data-object': o.id },
-              h('a', { href: `#/objects?id=${encodeURIComponent(o.id)}` }, content(o.name, 'span')),
-              ' ',
-              badge(o.status, 'status'),
-              ` updated ${when(o.updated_at)}`,
-            ),
-          ),
-        )
-      : empty('No todo objects', 'Objects of type todo come from observation or memory.chain.upsert.'),
-  ];
+  }
+  const objects = await call('memory.chain.browse', { owner, types: ['todo'], limit: 100 });
+  return objects.items.length
+    ? h('ul', { class: 'objects' }, objects.items.map(objectItem))
+    : empty('No todo objects', 'Objects of type todo come from observation or memory.chain.upsert.');
 }
