@@ -1,6 +1,7 @@
-// MCP resources: a list that later issues extend (core documents, the snapshot, each object's Markdown
-// under a URI template, with change notifications); today it holds what exists: mnemo://status.
+// MCP resources: a list that later issues extend (core documents, each object's Markdown under a URI
+// template, with change notifications); today mnemo://status and mnemo://snapshot.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { MethodResult } from '../protocol/catalog.js';
 import { readStatus } from './adapters.js';
 import type { McpContext } from './tools.js';
 
@@ -21,6 +22,17 @@ export const RESOURCES: readonly McpResource[] = [
     description: 'Whether mnemo is up, its version and schema, and the owner this server acts for (JSON).',
     mimeType: 'application/json',
     read: async (ctx) => JSON.stringify(await readStatus(ctx), null, 2),
+  },
+  {
+    uri: 'mnemo://snapshot',
+    name: 'snapshot',
+    title: 'Memory snapshot',
+    description:
+      'The bounded memory snapshot of the owner this server acts for (USER, MEMORY, KEY, Project Context, ' +
+      'Recent Daily within fixed caps), as memory.snapshot renders it without a session or directory.',
+    mimeType: 'text/markdown',
+    read: async (ctx) =>
+      ((await ctx.call('memory.snapshot', { owner: ctx.owner })) as MethodResult<'memory.snapshot'>).text,
   },
 ];
 
