@@ -86,7 +86,7 @@ function summaryForm(text: string, summary: string): string {
 /**
  * invariant: a section's body never exceeds its byte cap nor its entry cap, and its first entry (the
  * newest, or the best ranked) is always kept — cut with …[truncated] when nothing shorter fits (test:
- * src/inject/snapshot-render.test.ts "caps").
+ * src/inject/snapshot-render.test.ts "renderSection caps").
  */
 export function renderSection(
   entries: readonly SnapshotEntry[],
@@ -137,7 +137,11 @@ export interface RenderedSnapshot {
 export const SNAPSHOT_TITLE = '# Memory snapshot';
 export const SNAPSHOT_EMPTY = '(no memory yet)';
 
-/** The whole snapshot: the title, each section that kept an entry, then the backlog notice if any. */
+/**
+ * The whole snapshot: the title, each section that kept an entry, then the backlog notice if any.
+ * invariant: the same entries give the same bytes — nothing here reads a clock (test:
+ * src/inject/snapshot.test.ts "gives the same bytes for the same state…").
+ */
 export function renderSnapshot(
   input: Readonly<Record<SectionKey, readonly SnapshotEntry[]>>,
   notice: string | null,

@@ -46,7 +46,7 @@ export function createSnapshotStats(kept = RENDERS_KEPT): SnapshotStats {
     },
     costs(principal) {
       // invariant: a caller sees only the snapshot costs of owners it may act for (test:
-      // src/inject/snapshot.test.ts "health reports…").
+      // src/inject/snapshot.test.ts "reports each owner’s render costs in health…").
       return [...rings.entries()]
         .filter(([owner]) => allows(principal, owner))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -143,6 +143,10 @@ export const backlogNotice = (threshold: number): string =>
       '请现在记下（memory.track.add，daily 或 project）；不要写凑数的条目。',
   ].join('\n');
 
-/** Whether the session's snapshot carries the notice. */
+/**
+ * Whether the session's snapshot carries the notice. invariant: a sub-agent's session never sees it, and
+ * the count survives a restart (test: src/inject/write-guard.test.ts "never shows the notice to a
+ * sub-agent’s session", "keeps the count across a restart…").
+ */
 export const showsBacklog = (s: GuardState, threshold: number): boolean =>
   !s.subAgent && s.turns >= threshold;
