@@ -1,8 +1,7 @@
 // Which project a working directory belongs to: the owner's project object named (by its name or an alias)
 // by the whole path, or else by one of its last segments, the deepest first.
 import { MemoryError } from '../errors.js';
-import { projectScope } from '../knowledge/project-ref.js';
-import type { ProjectScope } from '../knowledge/track-view.js';
+import { projectScope, type ProjectScope } from '../knowledge/knowledge.js';
 import type { Queryable } from '../storage/driver.js';
 
 /** Segments looked at, from the deepest up: a project sits near the directory one works in. */

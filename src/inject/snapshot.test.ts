@@ -186,6 +186,25 @@ describe.each(ENGINES)('memory.snapshot on %s', (engine) => {
     expect((await snapshot({ cwd: '/repos/mnemo' })).digest).not.toBe(first.digest);
   });
 
+  it('puts the USER core document among the user entries, by when it last changed', async () => {
+    await add('user', 'Alice prefers short answers.');
+    clock.advance(1_000);
+    await kit.client.call('memory.chain.core.update', {
+      owner: OWNER,
+      doc: 'USER',
+      text: '王伟，后端工程师，在上海。Works on mnemo.',
+      expected_revision: 0,
+    });
+    await add('user', '以后会议纪要都发 Word 版', { role: 'user' });
+    const s = await snapshot();
+    expect(s.text.split('## USER\n')[1]).toMatchInlineSnapshot(`
+      "- 以后会议纪要都发 Word 版
+      - 王伟，后端工程师，在上海。Works on mnemo.
+      - Alice prefers short answers.
+      "
+    `);
+  });
+
   it('keeps 8 MEMORY entries, the newest first, and reports the rest', async () => {
     for (let i = 0; i < 11; i++) {
       await add('memory', i % 2 === 0 ? `fact number ${i}` : `第 ${i} 条事实`);

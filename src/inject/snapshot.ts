@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { MEMORY_KINDS } from '../observe/schema.js';
 import type { RecallParams, RecallResult } from '../recall/schema.js';
-import { trackEntries, type EntryRow } from '../knowledge/track-view.js';
-import type { Track } from '../knowledge/tracks-schema.js';
+import { trackEntries, type EntryRow, type Track } from '../knowledge/knowledge.js';
+import { coreDoc } from '../organize/organize.js';
 import type { Driver } from '../storage/driver.js';
 import { scoreSafety } from './safety.js';
 import type { SafetyKind } from './safety-schema.js';
@@ -39,13 +39,19 @@ interface Candidate {
   kind: string;
   text: string;
   summary: string | null;
+  /** The user's own words (a core document they keep): scored as such. */
+  own?: boolean;
 }
 
 /** The safety gate on one entry: suppressed → excluded; quoted → passed as quoted data, without its summary. */
 function gated(c: Candidate): SnapshotEntry {
   const kind = (MEMORY_KINDS as readonly string[]).includes(c.kind) ? (c.kind as SafetyKind) : 'note';
   const text = c.summary === null ? c.text : `${c.text}\n${c.summary}`;
-  const verdict = scoreSafety({ text, kind, role: kind === 'preference' ? 'user' : 'agent' });
+  const verdict = scoreSafety({
+    text,
+    kind,
+    role: kind === 'preference' || c.own === true ? 'user' : 'agent',
+  });
   if (verdict.action === 'suppress') return { id: c.id, text: '', summary: null, excluded: 'unsafe' };
   if (verdict.action === 'quote') return { id: c.id, text: c.text, summary: null, quoted: true };
   return { id: c.id, text: c.text, summary: c.summary };
@@ -63,8 +69,9 @@ export async function buildSnapshot(deps: SnapshotDeps, p: SnapshotParams): Prom
   const project = await projectOfCwd(db, p.owner, p.cwd);
   const rows = (track: Track, limit: number) =>
     trackEntries(db, p.owner, track, undefined, { includeArchived: false, limit });
-  const [user, memory, keyRows, dailyRows] = await Promise.all([
+  const [userRows, profile, memory, keyRows, dailyRows] = await Promise.all([
     rows('user', cap('user') + LOOK_AHEAD),
+    coreDoc(db, p.owner, 'USER'),
     rows('memory', cap('memory') + LOOK_AHEAD),
     rows('key', KEY_ROWS),
     rows('daily', cap('recent_daily') + LOOK_AHEAD),
@@ -78,12 +85,32 @@ export async function buildSnapshot(deps: SnapshotDeps, p: SnapshotParams): Prom
   const daily = dailyRows
     .filter((r) => days.includes(dayOf.format(r.at)))
     .map((r) => ({ ...fromRow(r), text: `${dayOf.format(r.at)}: ${r.text}` }));
-  const shown = new Set([...user, ...memory, ...key, ...dailyRows].map((r) => r.memory_id));
+  // USER: the user's core document (USER.md) among the user track's entries, by when each last changed.
+  const user = [
+    ...userRows.map((r) => ({ at: r.at, c: fromRow(r) })),
+    ...(profile && profile.text.trim() !== ''
+      ? [
+          {
+            at: profile.updated_at,
+            c: {
+              id: `core:USER@${profile.revision}`,
+              kind: 'note',
+              text: profile.text,
+              summary: null,
+              own: true,
+            },
+          },
+        ]
+      : []),
+  ]
+    .sort((a, b) => b.at - a.at)
+    .map((x) => x.c);
+  const shown = new Set([...userRows, ...memory, ...key, ...dailyRows].map((r) => r.memory_id));
   const context = await projectContext(deps, p, project, shown);
   const notice = await guardNotice(deps, p);
   const rendered = renderSnapshot(
     {
-      user: user.map((r) => gated(fromRow(r))),
+      user: user.map(gated),
       memory: memory.map((r) => gated(fromRow(r))),
       key: key.map((r) => gated(fromRow(r))),
       project_context: context.map(gated),
