@@ -122,6 +122,22 @@ describe('loadConfig', () => {
     expect((error as Error).message).toMatch(message);
   });
 
+  it('leaves the write guard off unless MNEMO_WRITE_GUARD_THRESHOLD is set; under 1 counts as 1', () => {
+    expect(loadConfig({}, { HOME: '/h' }).writeGuardThreshold).toBeUndefined();
+    expect(
+      loadConfig({}, { HOME: '/h', MNEMO_WRITE_GUARD_THRESHOLD: '' }).writeGuardThreshold,
+    ).toBeUndefined();
+    expect(loadConfig({}, { HOME: '/h', MNEMO_WRITE_GUARD_THRESHOLD: '3' }).writeGuardThreshold).toBe(3);
+    expect(loadConfig({}, { HOME: '/h', MNEMO_WRITE_GUARD_THRESHOLD: '0' }).writeGuardThreshold).toBe(1);
+    for (const bad of ['two', '1.5'])
+      expect(() => loadConfig({}, { HOME: '/h', MNEMO_WRITE_GUARD_THRESHOLD: bad })).toThrowError(
+        expect.objectContaining({
+          code: 'CONFIG_INVALID',
+          message: expect.stringMatching(/writeGuardThreshold/),
+        }),
+      );
+  });
+
   it('knows loopback hosts', () => {
     expect(['127.0.0.1', '127.1.2.3', '::1', 'localhost'].every(isLoopback)).toBe(true);
     expect(['0.0.0.0', '192.168.1.2', '::'].some(isLoopback)).toBe(false);

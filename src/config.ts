@@ -134,6 +134,16 @@ export const ConfigSchema = z.object({
     .optional(),
   /** The inject stage: wait budget follow-up, working memory, the gate's weights (inject/config.ts). */
   inject: InjectConfigSchema.optional(),
+  /**
+   * The write guard (opt-in): after this many human turns of a session that used a tool and wrote nothing
+   * to memory, the session's snapshot carries a backlog notice. Values under 1 count as 1.
+   */
+  writeGuardThreshold: z
+    .number('MNEMO_WRITE_GUARD_THRESHOLD must be a whole number')
+    .int('MNEMO_WRITE_GUARD_THRESHOLD must be a whole number')
+    .max(1_000, 'MNEMO_WRITE_GUARD_THRESHOLD is at most 1000')
+    .transform((n) => Math.max(1, n))
+    .optional(),
   limits: z.object({
     maxLineBytes: z.number().int().positive(),
     idleMs: z.number().int().positive(),
@@ -257,6 +267,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
           }
         : undefined,
     inject: INJECT_DEFAULTS,
+    writeGuardThreshold: numeric(env.MNEMO_WRITE_GUARD_THRESHOLD),
     limits: { maxLineBytes: 1024 * 1024, idleMs: 5000, maxConnections: 64, recallBudgetMs: 75 },
   };
   const parsed = ConfigSchema.safeParse(raw);

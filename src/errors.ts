@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   UNKNOWN_METHOD: 'No such method.',
   REQUEST_TOO_LARGE: 'The request exceeds the size limit.',
   RESPONSE_TOO_LARGE: 'The response exceeds the size limit; ask for less (a smaller limit or fewer ids).',
+  REQUEST_TOO_LONG: 'The current request does not fit the context budget; it is never cut, shorten it.',
   IDLE_TIMEOUT: 'The connection was idle for too long.',
   REQUEST_TIMEOUT: 'A request line did not arrive in time.',
   SLOW_CONSUMER: 'The client did not read its answers in time.',

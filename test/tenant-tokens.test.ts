@@ -193,6 +193,12 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   'memory.inbox.claim': ({ owner }) => ({ ...withOwner(owner), session_id: 'probe-session' }),
   'memory.attention.list': () => ({}),
   'memory.audit.query': ({ owner }) => withOwner(owner),
+  'memory.snapshot': ({ owner }) => ({
+    ...withOwner(owner),
+    session_id: 'probe-session',
+    cwd: '/repos/mnemo',
+  }),
+  'memory.context.fit': () => ({ current_request: 'probe', history: ['a', 'b'] }),
   'tokens.create': () => ({ owners: ['team:other/*'] }),
   'tokens.list': () => ({}),
   'tokens.revoke': ({ victim }) => ({ id: victim }),
@@ -383,14 +389,14 @@ describe.each(ENGINES)('tenant tokens on %s', (engine) => {
     });
 
     it('tells the tenant nothing about the store in health, on /rpc and GET /health', async () => {
-      const health = (await rpc('health', {})) as object;
-      expect(Object.keys(health).sort()).toEqual(['schema_version', 'status', 'version']);
+      // The snapshot costs it may see are its own owners' only (the probes above rendered OWN's).
+      const health = (await rpc('health', {})) as { snapshots?: Array<{ owner: string }> };
+      expect(Object.keys(health).sort()).toEqual(['schema_version', 'snapshots', 'status', 'version']);
+      expect(health.snapshots?.map((s) => s.owner)).toEqual([OWN]);
       const response = await fetch(`${url}/health`, { headers: { authorization: `Bearer ${tenantToken}` } });
-      expect(Object.keys((await response.json()) as object).sort()).toEqual([
-        'schema_version',
-        'status',
-        'version',
-      ]);
+      const got = (await response.json()) as { snapshots?: Array<{ owner: string }> };
+      expect(Object.keys(got).sort()).toEqual(['schema_version', 'snapshots', 'status', 'version']);
+      expect(got.snapshots?.map((s) => s.owner)).toEqual([OWN]);
     });
   });
 

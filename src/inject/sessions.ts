@@ -111,6 +111,7 @@ export async function endSession(
   );
   const segments = await tx.run(`DELETE FROM working_segments ${where}`, [owner, sessionId]);
   await tx.run(`DELETE FROM inbox_items ${where}`, [owner, sessionId]);
+  await tx.run(`DELETE FROM write_guards ${where}`, [owner, sessionId]);
   const session = await tx.run(`DELETE FROM inject_sessions ${where}`, [owner, sessionId]);
   return { ended: session.changes > 0, segments: segments.changes, inboxItems: pending?.n ?? 0 };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EVENT_KINDS, EVENT_ROLES, OwnerSchema } from '../ingest/schema.js';
 import { MAX_ALIASES, MAX_BODY, MAX_NAME, OBJECT_STATUSES, OBJECT_TYPES } from './objects.js';
 import { RELATION_TYPE } from './relations.js';
+import { WriterSessionSchema } from './tracks-schema.js';
 
 const IdSchema = z.string().trim().min(1).max(200);
 const NameSchema = z.string().trim().min(1, 'a name must not be empty').max(MAX_NAME);
@@ -41,6 +42,7 @@ export const ChainUpsertParamsSchema = z
     relations: z.array(UpsertRelationSchema).max(100).default([]),
     /** Events of this owner the write cites; without them, the write is stored as a note event first. */
     source_refs: z.array(IdSchema).min(1).max(100).optional(),
+    session_id: WriterSessionSchema.optional(),
   })
   .refine((p) => p.objects.length + p.relations.length > 0, {
     message: 'write at least one object or relation',

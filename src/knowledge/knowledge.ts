@@ -47,3 +47,6 @@ export {
   type ObjectType,
 } from './objects.js';
 export { RELATION_TYPE } from './relations.js';
+export { projectScope } from './project-ref.js';
+export { trackEntries, type EntryRow, type ProjectScope } from './track-view.js';
+export type { Track } from './tracks-schema.js';

@@ -1,7 +1,7 @@
 // Params and results of the memory.todo.* methods: todos are objects of type todo across four tracks.
 import { z } from 'zod';
 import { OwnerSchema } from '../ingest/schema.js';
-import { ProjectRefSchema } from './tracks-schema.js';
+import { ProjectRefSchema, WriterSessionSchema } from './tracks-schema.js';
 
 export const TODO_TRACKS = ['life', 'work', 'project', 'daily'] as const;
 export type TodoTrack = (typeof TODO_TRACKS)[number];
@@ -29,6 +29,7 @@ export const TodoAddParamsSchema = z.object({
   due: DueSchema.optional(),
   /** A project object's id or name (needed for the project track). */
   project: ProjectRefSchema.optional(),
+  session_id: WriterSessionSchema.optional(),
 });
 export type TodoAddParams = z.output<typeof TodoAddParamsSchema>;
 

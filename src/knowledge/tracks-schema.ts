@@ -29,6 +29,13 @@ export const EntryTextSchema = z
   .min(1, 'text must not be empty')
   .max(MAX_ENTRY_TEXT, `text is at most ${MAX_ENTRY_TEXT} characters`);
 const IdSchema = z.string().trim().min(1).max(200);
+/** The session a write comes from: a write that adds something settles its write guard (inject/write-guard.ts). */
+export const WriterSessionSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'at most 200 characters')
+  .regex(/^[A-Za-z0-9._:@/#-]+$/, 'may hold only letters, digits and . _ : @ / # -');
 /** A project object's id, or a project's name (an unknown name becomes a candidate project). */
 export const ProjectRefSchema = z.string().trim().min(1).max(200);
 
@@ -42,6 +49,7 @@ export const TrackAddParamsSchema = z.object({
   summary: z.string().trim().min(1).max(500).optional(),
   /** Who wrote it: `user` when a person typed it (a user-track entry is then a preference), else the host. */
   role: z.enum(['user', 'system']).default('system'),
+  session_id: WriterSessionSchema.optional(),
 });
 export type TrackAddParams = z.output<typeof TrackAddParamsSchema>;
 

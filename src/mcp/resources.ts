@@ -1,6 +1,7 @@
-// MCP resources: fixed URIs (RESOURCES: mnemo://status; CORE_RESOURCES: the core documents) and each
+// MCP resources: fixed URIs (RESOURCES: mnemo://status and mnemo://snapshot; CORE_RESOURCES: the core documents) and each
 // object's Markdown under the template mnemo://objects/{id}; resource-watch.ts sends their changes.
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { MethodResult } from '../protocol/catalog.js';
 import { readStatus } from './adapters.js';
 import { watchResources, type ResourceWatch, type ResourceWatchOptions } from './resource-watch.js';
 import {
@@ -31,6 +32,17 @@ export const RESOURCES: readonly McpResource[] = [
     description: 'Whether mnemo is up, its version and schema, and the owner this server acts for (JSON).',
     mimeType: 'application/json',
     read: async (ctx) => JSON.stringify(await readStatus(ctx), null, 2),
+  },
+  {
+    uri: 'mnemo://snapshot',
+    name: 'snapshot',
+    title: 'Memory snapshot',
+    description:
+      'The bounded memory snapshot of the owner this server acts for (USER, MEMORY, KEY, Project Context, ' +
+      'Recent Daily within fixed caps), as memory.snapshot renders it without a session or directory.',
+    mimeType: 'text/markdown',
+    read: async (ctx) =>
+      ((await ctx.call('memory.snapshot', { owner: ctx.owner })) as MethodResult<'memory.snapshot'>).text,
   },
 ];
 

@@ -22,6 +22,7 @@ export { ORGANIZE_DEFAULTS, organizeOptions, type OrganizeOptions } from './opti
 export { createExtractiveSummarizer, createModelSummarizer, type Summarizer } from './summarizer.js';
 export type { ClaimedJob, Receipt, Step, Piece, Notice } from './schema-jobs.js';
 export type { ContextResult, ChainStatus } from './schema-chain.js';
+export { coreDoc } from './store-core.js';
 
 export interface OrganizeDeps {
   driver: Driver;

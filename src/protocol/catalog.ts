@@ -80,11 +80,7 @@ import {
   StatusResultSchema,
 } from '../observe/schema.js';
 import { ORGANIZE_METHODS } from '../organize/specs.js';
-import {
-  EvidenceParamsSchema,
-  EvidenceResultSchema,
-  RecallParamsSchema,
-} from '../recall/schema.js';
+import { EvidenceParamsSchema, EvidenceResultSchema, RecallParamsSchema } from '../recall/schema.js';
 import { TimelineAroundParamsSchema, TimelineAroundResultSchema } from '../recall/around.js';
 import {
   TimelineQueryParamsSchema,
@@ -94,6 +90,12 @@ import {
 } from '../recall/timeline.js';
 import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
 import { INSPECTOR_METHODS } from '../inspector/specs.js';
+import {
+  ContextFitParamsSchema,
+  ContextFitResultSchema,
+  SnapshotParamsSchema,
+  SnapshotResultSchema,
+} from '../inject/snapshot-schema.js';
 import {
   AttentionParamsSchema,
   AttentionResultSchema,
@@ -136,6 +138,22 @@ export const HealthResultSchema = z.object({
   ingest_workers: z.number().int().optional(),
   /** Ingest calls prepared on the worker threads and on the main thread since the server started. */
   ingest_calls: z.object({ pooled: z.number().int(), inline: z.number().int() }).optional(),
+  /** The snapshots this process rendered, per owner the caller may act for: the last 50 renders' bytes. */
+  snapshots: z
+    .array(
+      z.object({
+        owner: z.string(),
+        samples: z.number().int(),
+        last_total_bytes: z.number().int(),
+        median_total_bytes: z.number().int(),
+        max_total_bytes: z.number().int(),
+        sections: z.record(
+          z.string(),
+          z.object({ median_bytes: z.number().int(), max_bytes: z.number().int() }),
+        ),
+      }),
+    )
+    .optional(),
   /** Only with an embedding provider configured. */
   embedding: z
     .object({
@@ -510,6 +528,25 @@ export const METHODS = {
     result: AuditQueryResultSchema,
     access: 'read',
     owner: 'param',
+  }),
+  'memory.snapshot': spec({
+    summary:
+      'The bounded snapshot for a system prompt: USER, MEMORY, KEY (the cwd’s project), Project Context, ' +
+      'Recent Daily within fixed caps, byte-identical for the same state; the write guard’s notice.',
+    params: SnapshotParamsSchema,
+    result: SnapshotResultSchema,
+    // Written: the session's write-guard counter; and ordered after the connection's earlier ingest.
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.context.fit': spec({
+    summary:
+      'Cut a prompt to a context budget (32,000 bytes): the request and live state whole (or ' +
+      'REQUEST_TOO_LONG), logs, history and memory cut apart with omission markers.',
+    params: ContextFitParamsSchema,
+    result: ContextFitResultSchema,
+    access: 'read',
+    owner: 'none',
   }),
   'tokens.create': spec({
     summary:

@@ -4,7 +4,10 @@ import { ingestEvents } from '../ingest/ingest.js';
 import { safetyHandlers } from '../inject/methods-safety.js';
 import { inspectorHandlers } from '../inspector/methods.js';
 import { createRecallLatency } from '../inspector/recall-latency.js';
+import { guardWrites } from '../inject/guard-writes.js';
 import { injectHandlers } from '../inject/methods.js';
+import { snapshotHandlers } from '../inject/methods-snapshot.js';
+import { createSnapshotStats } from '../inject/snapshot-stats.js';
 import { createInjectRuntime, type InjectRuntime } from '../inject/runtime.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
@@ -55,14 +58,39 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
         ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
         : {}),
     });
-    latency.record({ at: service.now(), owner: p.owner, took_ms: result.took_ms, items: result.items.length });
+    latency.record({
+      at: service.now(),
+      owner: p.owner,
+      took_ms: result.took_ms,
+      items: result.items.length,
+    });
     return result;
+  };
+  // The snapshot's Project Context recalls without any model (no embedding call).
+  const recallModelFree = (p: RecallParams) =>
+    recallMemory(db, p, {
+      now: service.now,
+      ...(service.config.timezone ? { timeZone: service.config.timezone } : {}),
+    });
+  const snapshotStats = createSnapshotStats();
+  const writeGuardThreshold = service.config.writeGuardThreshold ?? null;
+  const tracks = trackHandlers({
+    ...ingestDeps,
+    publish: publishDirect,
+    timeZone: service.config.timezone ?? DEFAULT_TIME_ZONE,
+  });
+  const chain = chainHandlers(ingestDeps);
+  const guard = { driver: db, now: service.now, threshold: writeGuardThreshold };
+  const snapshots = (principal: Parameters<typeof snapshotStats.costs>[0]) => {
+    const costs = snapshotStats.costs(principal);
+    return costs.length > 0 ? { snapshots: costs } : {};
   };
   return bindMethods({
     health: async (_p, ctx) => ({
       status: 'ok' as const,
       version: VERSION,
       schema_version: latestVersion(),
+      ...snapshots(ctx.principal),
       ...(ctx.principal.kind === 'all'
         ? {
             counts: await countEvents(db),
@@ -148,16 +176,28 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       now: service.now,
       timeZone: service.config.timezone,
     }),
-    ...chainHandlers(ingestDeps),
+    ...chain,
     ...skillHandlers({ driver: db, redactor: service.redactor, now: service.now }),
-    ...trackHandlers({
-      ...ingestDeps,
-      publish: publishDirect,
-      timeZone: service.config.timezone ?? DEFAULT_TIME_ZONE,
-    }),
+    ...tracks,
+    ...guardWrites(
+      {
+        'memory.track.add': tracks['memory.track.add'],
+        'memory.todo.add': tracks['memory.todo.add'],
+        'memory.chain.upsert': chain['memory.chain.upsert'],
+      },
+      guard,
+    ),
     ...tokenHandlers({ driver: db, now: service.now }),
     ...safetyHandlers(),
     ...inspectorHandlers({ driver: db, now: service.now, latency }),
     ...injectHandlers(options.inject ?? createInjectRuntime(service), recall),
+    ...snapshotHandlers({
+      driver: db,
+      now: service.now,
+      timeZone: service.config.timezone ?? DEFAULT_TIME_ZONE,
+      recall: recallModelFree,
+      stats: snapshotStats,
+      writeGuardThreshold,
+    }),
   });
 }

@@ -24,6 +24,7 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   BATCH_NOT_FOUND: 404,
   REQUEST_TOO_LARGE: 413,
+  REQUEST_TOO_LONG: 413,
   // The server could not send what it computed: its fault, not the request's syntax.
   RESPONSE_TOO_LARGE: 500,
   UNAUTHORIZED: 401,
