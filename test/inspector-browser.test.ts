@@ -172,7 +172,9 @@ describe.skipIf(!chromiumFound)('the inspector in Chromium', () => {
           const audit = page.locator(`article.audit[data-id="${seeded.ids.audit}"]`);
           expect(await audit.locator('.badge.kind-gate').count()).toBe(1);
           expect(await audit.innerText()).toMatch(/reason[\s\S]*score[\s\S]*signals[\s\S]*session\s+s9/);
-          expect(await page.locator('[data-empty]').innerText()).toContain('The inbox is empty');
+          const waiting = page.locator('.records').nth(1).locator('article.record');
+          expect(await waiting.innerText()).toContain('财务说报销单要在周五前提交');
+          expect(await waiting.innerText()).toContain('s9');
         },
       ],
       [

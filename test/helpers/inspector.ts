@@ -1,7 +1,7 @@
 // A seeded store served over real HTTP with the inspector's pages: bilingual events, memories (a fact and
 // the newer one that superseded it, a preference, a procedure), objects and relations, and texts that hold
-// markup, suggestions, a todo and a gate decision. `pending` adds stand-ins for a failure notice and the
-// snapshot stats (no method yet), in the shapes the inspector reads.
+// markup, suggestions, a todo, a gate decision and an inbox item. `pending` adds stand-ins for a failure
+// notice and the snapshot stats (no method yet), in the shapes the inspector reads.
 import { z } from 'zod';
 import { HTTP_LIMITS } from '../../src/config.js';
 import { NoticesResultSchema } from '../../src/organize/schema-jobs.js';
@@ -82,7 +82,7 @@ function pendingMethods(): MethodDef[] {
   ];
 }
 
-/** Suggestions, a todo and a gate decision through the real methods; the ids they answered. */
+/** Suggestions, a todo, a gate decision and an inbox item through the real methods; the ids they answered. */
 async function seedKnowledge(served: LocalClient): Promise<Seeded> {
   const suggestions: string[] = [];
   for (const text of ['以后报销单都抄送财务 (cc finance on every expense report)', INJECTED]) {
@@ -99,6 +99,11 @@ async function seedKnowledge(served: LocalClient): Promise<Seeded> {
     owner: OWNER,
     session_id: 's9',
     segment: { kind: 'tool_result', text: 'the build passed', ok: true },
+  });
+  await served.call('memory.inbox.inject', {
+    owner: OWNER,
+    session_id: 's9',
+    item: { text: '财务说报销单要在周五前提交 (finance wants it by Friday)', source_role: 'user' },
   });
   return { suggestions, todo: todo.id, audit: gate.audit_id };
 }
