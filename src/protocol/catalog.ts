@@ -80,11 +80,7 @@ import {
   StatusResultSchema,
 } from '../observe/schema.js';
 import { ORGANIZE_METHODS } from '../organize/specs.js';
-import {
-  EvidenceParamsSchema,
-  EvidenceResultSchema,
-  RecallParamsSchema,
-} from '../recall/schema.js';
+import { EvidenceParamsSchema, EvidenceResultSchema, RecallParamsSchema } from '../recall/schema.js';
 import { TimelineAroundParamsSchema, TimelineAroundResultSchema } from '../recall/around.js';
 import {
   TimelineQueryParamsSchema,

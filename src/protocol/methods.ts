@@ -55,7 +55,12 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
         ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
         : {}),
     });
-    latency.record({ at: service.now(), owner: p.owner, took_ms: result.took_ms, items: result.items.length });
+    latency.record({
+      at: service.now(),
+      owner: p.owner,
+      took_ms: result.took_ms,
+      items: result.items.length,
+    });
     return result;
   };
   return bindMethods({
