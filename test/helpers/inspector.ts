@@ -1,7 +1,7 @@
 // A seeded store served over real HTTP with the inspector's pages: bilingual events, memories (a fact and
 // the newer one that superseded it, a preference, a procedure), objects and relations, and texts that hold
-// markup, suggestions, a todo and a gate decision. `pending` adds stand-ins for a failure notice and the
-// snapshot stats (no method yet), in the shapes the inspector reads.
+// markup, suggestions, a todo, a gate decision and an inbox item. `pending` adds stand-ins for a failure
+// notice and for the snapshot stats `health` answers on main, in the shapes the inspector reads.
 import { z } from 'zod';
 import { HTTP_LIMITS } from '../../src/config.js';
 import { NoticesResultSchema } from '../../src/organize/schema-jobs.js';
@@ -53,9 +53,8 @@ function standIn(
 }
 
 /**
- * Stand-ins, in the real methods' result shapes: a failure notice (a real one takes an automatic job
- * failing five times over 300 events, which test/organize/triggers.test.ts drives) and snapshot stats (no
- * method yet).
+ * A stand-in in the real method's result shape: a failure notice (a real one takes an automatic job failing
+ * five times over 300 events, which test/organize/triggers.test.ts drives).
  */
 function pendingMethods(): MethodDef[] {
   const notices = NoticesResultSchema.parse({
@@ -76,13 +75,38 @@ function pendingMethods(): MethodDef[] {
   });
   return [
     standIn('memory.organize.notices', 'write', (p) => (p.ack === undefined ? notices : { notices: [] })),
-    standIn('memory.snapshot.stats', 'read', () => ({
-      sections: [{ name: 'memory', bytes: 1804, entries: 6, cap_bytes: 2048 }],
-    })),
   ];
 }
 
-/** Suggestions, a todo and a gate decision through the real methods; the ids they answered. */
+/**
+ * `health` with the `snapshots` it answers once snapshots render (on main with the bounded snapshot; this
+ * branch renders none), in that shape. At merge: render one with memory.snapshot and drop this.
+ */
+function withSnapshots(health: MethodDef): MethodDef {
+  return defineMethod({
+    ...health,
+    params: looseObject,
+    result: z.unknown(),
+    handler: async (p, ctx) => ({
+      ...looseObject.parse(await health.handler(p, ctx)),
+      snapshots: [
+        {
+          owner: OWNER,
+          samples: 3,
+          last_total_bytes: 1804,
+          median_total_bytes: 1750,
+          max_total_bytes: 2011,
+          sections: {
+            USER: { median_bytes: 412, max_bytes: 430 },
+            MEMORY: { median_bytes: 980, max_bytes: 1101 },
+          },
+        },
+      ],
+    }),
+  });
+}
+
+/** Suggestions, a todo, a gate decision and an inbox item through the real methods; the ids they answered. */
 async function seedKnowledge(served: LocalClient): Promise<Seeded> {
   const suggestions: string[] = [];
   for (const text of ['以后报销单都抄送财务 (cc finance on every expense report)', INJECTED]) {
@@ -99,6 +123,11 @@ async function seedKnowledge(served: LocalClient): Promise<Seeded> {
     owner: OWNER,
     session_id: 's9',
     segment: { kind: 'tool_result', text: 'the build passed', ok: true },
+  });
+  await served.call('memory.inbox.inject', {
+    owner: OWNER,
+    session_id: 's9',
+    item: { text: '财务说报销单要在周五前提交 (finance wants it by Friday)', source_role: 'user' },
   });
   return { suggestions, todo: todo.id, audit: gate.audit_id };
 }
@@ -210,7 +239,11 @@ export interface InspectorServerOptions {
 export async function startSeededInspector(options: InspectorServerOptions = {}): Promise<SeededInspector> {
   const fixture = await openFactsFixture('sqlite');
   const table = new Map(createMethodTable(fixture.service));
-  if (options.pending ?? true) for (const def of pendingMethods()) table.set(def.name, def);
+  if (options.pending ?? true) {
+    for (const def of pendingMethods()) table.set(def.name, def);
+    const health = table.get('health');
+    if (health) table.set('health', withSnapshots(health));
+  }
   const served: MethodTable = table;
   let ids: Seeded = { suggestions: [], todo: '', audit: '' };
   if (options.seeded ?? true) {

@@ -3,7 +3,7 @@ import { count, h, svg } from './dom.js';
 
 const WIDTH = 640;
 const HEIGHT = 200;
-const PAD = { left: 48, right: 12, top: 12, bottom: 28 };
+const PAD = { left: 64, right: 12, top: 12, bottom: 28 };
 
 /** A readable maximum for the scale. @param {number} max */
 function niceMax(max) {

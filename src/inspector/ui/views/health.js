@@ -1,9 +1,9 @@
 // Health: version and counts, growth of the store per day, recall latency as measured by this server, and
-// snapshot render stats once this mnemo renders snapshots.
+// snapshot render stats (`health` answers `snapshots` once this mnemo renders them).
 import { lineChart } from '../charts.js';
 import { count, h } from '../dom.js';
-import { empty, facts, fill, json, notYet, record, recordsOf } from '../parts.js';
-import { call, firstRead } from '../rpc.js';
+import { empty, facts, fill, notYet } from '../parts.js';
+import { call } from '../rpc.js';
 
 const DAYS = 30;
 
@@ -67,6 +67,48 @@ function latency(recall) {
   ];
 }
 
+/** Per owner: the last, median and largest of the recent renders, and each section's median and max. */
+/** @param {any[]} list */
+const snapshotTable = (list) =>
+  h(
+    'table',
+    { class: 'snapshots' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['owner', 'renders', 'last', 'median', 'max', 'sections (median / max bytes)'].map((t) =>
+          h('th', {}, t),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      list.map((s) =>
+        h(
+          'tr',
+          { 'data-owner': s.owner },
+          h('td', {}, h('code', {}, s.owner)),
+          h('td', {}, count(s.samples)),
+          h('td', {}, `${count(s.last_total_bytes)} B`),
+          h('td', {}, `${count(s.median_total_bytes)} B`),
+          h('td', {}, `${count(s.max_total_bytes)} B`),
+          h(
+            'td',
+            {},
+            Object.entries(s.sections ?? {}).map(([name, v]) => [
+              h('span', { class: 'chip' }, `${name} ${count(v.median_bytes)} / ${count(v.max_bytes)}`),
+              ' ',
+            ]),
+          ),
+        ),
+      ),
+    ),
+  );
+
 /** @param {import('../app.js').ViewContext} ctx */
 export async function healthView({ owner, scoped }) {
   const [health, history] = await Promise.all([
@@ -74,18 +116,21 @@ export async function healthView({ owner, scoped }) {
     call('health.history', { days: DAYS, ...(scoped ? { owner } : {}) }),
   ]);
   const snapshot = h('div', { class: 'snapshot' });
-  const method = firstRead(['memory.snapshot.stats']);
   void fill(snapshot, async () => {
-    if (!method) {
+    if (!Array.isArray(health.snapshots)) {
       return notYet(
         'Snapshot render stats',
-        ['memory.snapshot.stats'],
-        'Bytes and entries per section will show here.',
+        ['memory.snapshot'],
+        'The bytes of each rendered snapshot and of its sections will show here.',
       );
     }
-    const result = await call(method, owner ? { owner } : {});
-    const list = recordsOf(result);
-    return list.length ? list.map((r) => record(r)) : json(result);
+    const shown = health.snapshots.filter((/** @type {any} */ s) => !scoped || s.owner === owner);
+    return shown.length
+      ? snapshotTable(shown)
+      : empty(
+          'No snapshots rendered yet',
+          'They show here once an agent asks memory.snapshot for one (since this server started).',
+        );
   });
   return [
     facts([
