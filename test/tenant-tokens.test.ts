@@ -62,7 +62,7 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     ...withOwner(owner),
     events: [event(`probe-${++probes}`, 'a probe', { kind: 'note', role: 'system' })],
   }),
-  'memory.recall': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger vault' }),
+  'memory.recall': ({ owner }) => ({ ...withOwner(owner), query: 'zanzibar ledger vault', wait_ms: 60_000 }),
   'memory.evidence.get': ({ owner }) => ({ ...withOwner(owner), ids: ['shared-1', 'other-only'] }),
   'memory.chain.context': ({ owner }) => ({ ...withOwner(owner), max_tokens: 2_000 }),
   'memory.chain.expand': ({ owner }) => ({ ...withOwner(owner), node_id: ownNode }),

@@ -69,7 +69,7 @@ describe.runIf(ENGINES.includes('postgres'))('a lost PostgreSQL server', () => {
     expect(await codeOf(ingest('before'))).toBe('ok');
     await proxy.cut();
     expect(await codeOf(ingest('during'))).toBe('STORAGE_UNAVAILABLE');
-    expect(await codeOf(client.call('memory.recall', { owner: 'o', query: 'before' }))).toBe(
+    expect(await codeOf(client.call('memory.recall', { owner: 'o', query: 'before', wait_ms: 60_000 }))).toBe(
       'STORAGE_UNAVAILABLE',
     );
     await proxy.restore();
