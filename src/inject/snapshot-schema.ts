@@ -29,6 +29,8 @@ export const SnapshotResultSchema = z.object({
   /** Markdown; the same state gives the same bytes. */
   text: z.string(),
   bytes: z.number().int(),
+  /** The portable token estimate of text (text/tokens.ts). */
+  tokens: z.number().int(),
   /** SHA-256 of text (hex). */
   digest: z.string(),
   project: z.object({ id: z.string(), name: z.string() }).nullable(),

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES } from '../../test/helpers/engines.js';
 import { createClock, openStore, type InjectKit, type ReopenableStore } from '../../test/helpers/inject.js';
 import type { Principal } from '../protocol/principal.js';
+import { estimateTokens } from '../text/tokens.js';
 import type { SnapshotResult } from './snapshot-schema.js';
 
 const OWNER = 'user:snap';
@@ -158,6 +159,7 @@ describe.each(ENGINES)('memory.snapshot on %s', (engine) => {
       ]
     `);
     expect(s.bytes).toBe(Buffer.byteLength(s.text));
+    expect(s.tokens).toBe(estimateTokens(s.text));
     expect(s.backlog).toBe(false);
   });
 

@@ -7,6 +7,7 @@ import type { RecallParams, RecallResult } from '../recall/schema.js';
 import { trackEntries, type EntryRow, type Track } from '../knowledge/knowledge.js';
 import { coreDoc } from '../organize/organize.js';
 import type { Driver } from '../storage/driver.js';
+import { estimateTokens } from '../text/tokens.js';
 import { scoreSafety } from './safety.js';
 import type { SafetyKind } from './safety-schema.js';
 import { cwdName, projectOfCwd, type SnapshotProject } from './snapshot-project.js';
@@ -128,6 +129,7 @@ export async function buildSnapshot(deps: SnapshotDeps, p: SnapshotParams): Prom
   return {
     text: rendered.text,
     bytes: rendered.bytes,
+    tokens: estimateTokens(rendered.text),
     digest: createHash('sha256').update(rendered.text).digest('hex'),
     project: project ? { id: project.id, name: project.name } : null,
     backlog: notice !== null,

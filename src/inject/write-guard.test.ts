@@ -161,6 +161,19 @@ describe.each(ENGINES)('the write guard on %s', (engine) => {
     expect(await backlog('s1')).toBe(false);
   });
 
+  it('counts each turn once under concurrent snapshots, and loses no write among them', async () => {
+    await toolTurn('s1');
+    await toolTurn('s1');
+    await toolTurn('s1');
+    const all = await Promise.all(Array.from({ length: 6 }, () => backlog('s1')));
+    expect(all).toEqual(all.map(() => true));
+    const rows = await sqlRows<{ turns: number }>(kit.service.driver, 'SELECT turns FROM write_guards', []);
+    expect(rows.map((r) => Number(r.turns))).toEqual([3]);
+    // A write landing among snapshots is never undone by one that read the count before it.
+    await Promise.all([backlog('s1'), write('s1', '并发时写入的记录'), backlog('s1'), backlog('s1')]);
+    expect(await backlog('s1')).toBe(false);
+  });
+
   it('never shows the notice to a sub-agent’s session', async () => {
     await events('sub1', ['user_message'], { parent_session_id: 's1' });
     for (let i = 0; i < 3; i++) await toolTurn('sub1');

@@ -81,7 +81,8 @@ export async function advanceGuard(tx: Queryable, owner: string, sessionId: stri
      ON CONFLICT (owner, session_id) DO NOTHING`,
     [owner, sessionId, now],
   );
-  // The UPDATE holds the row until the transaction ends: two readers never count one event twice.
+  // invariant: the UPDATE holds the row until the transaction ends, so a reset is never overwritten by a
+  // count read before it (test: src/inject/write-guard.test.ts "…loses no write among them").
   const found = await tx.one(
     GuardRow,
     `UPDATE write_guards SET updated_at = ? WHERE owner = ? AND session_id = ?
