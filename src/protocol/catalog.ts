@@ -80,11 +80,7 @@ import {
   StatusResultSchema,
 } from '../observe/schema.js';
 import { ORGANIZE_METHODS } from '../organize/specs.js';
-import {
-  EvidenceParamsSchema,
-  EvidenceResultSchema,
-  RecallParamsSchema,
-} from '../recall/schema.js';
+import { EvidenceParamsSchema, EvidenceResultSchema, RecallParamsSchema } from '../recall/schema.js';
 import { TimelineAroundParamsSchema, TimelineAroundResultSchema } from '../recall/around.js';
 import {
   TimelineQueryParamsSchema,
@@ -93,6 +89,12 @@ import {
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
 import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
+import {
+  PacketBuildParamsSchema,
+  PacketBuildResultSchema,
+  PacketDeliveredParamsSchema,
+  PacketDeliveredResultSchema,
+} from '../inject/packet-schema.js';
 import { INSPECTOR_METHODS } from '../inspector/specs.js';
 import {
   AttentionParamsSchema,
@@ -461,6 +463,23 @@ export const METHODS = {
       'the reason and signals; the segment joins the session’s working memory.',
     params: GateParamsSchema,
     result: GateResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.packet.build': spec({
+    summary:
+      'A memory packet for the session’s next request: recalled items ranked, deduplicated, within byte and ' +
+      'token budgets, safety-gated (quoted data, ask-the-user checklists), or null with the reason.',
+    params: PacketBuildParamsSchema,
+    result: PacketBuildResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.packet.delivered': spec({
+    summary:
+      'The packet went into a request: the session’s delivered cursor moves once; an expired packet is dropped.',
+    params: PacketDeliveredParamsSchema,
+    result: PacketDeliveredResultSchema,
     access: 'write',
     owner: 'param',
   }),
