@@ -72,16 +72,21 @@ export async function insertPacket(tx: Queryable, p: PacketRecord): Promise<void
 const ItemsRow = row({ items: str });
 const Digests = z.array(z.object({ exact_digest: z.string(), semantic_digest: z.string() }));
 
-/** The digests of every item the session's delivered packets held. */
+/**
+ * The digests of every item the session's delivered packets held; in shadow mode also its shadow packets'
+ * (what would have been delivered), so a replay counts the duplicates a live session would drop.
+ */
 export async function deliveredDigests(
   tx: Queryable,
   owner: string,
   sessionId: string,
+  shadow: boolean,
 ): Promise<SeenDigests> {
   const rows = await tx.all(
     ItemsRow,
-    `SELECT items FROM packets WHERE owner = ? AND session_id = ? AND status = 'delivered'`,
-    [owner, sessionId],
+    `SELECT items FROM packets WHERE owner = ? AND session_id = ?
+        AND (status = 'delivered' OR (shadow = 1 AND ? = 1))`,
+    [owner, sessionId, Number(shadow)],
   );
   const items = rows.flatMap((r) => Digests.parse(JSON.parse(r.items)));
   return { exact: new Set(items.map((i) => i.exact_digest)), semantic: items.map((i) => i.semantic_digest) };

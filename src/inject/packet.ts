@@ -81,7 +81,7 @@ export async function buildPacket(
   const expiresAt = now + cfg.ttlMs;
   return rt.driver.transaction(async (tx): Promise<PacketBuildResult> => {
     const session = await lockSession(tx, owner, sessionId, now);
-    const seen = await deliveredDigests(tx, owner, sessionId);
+    const seen = await deliveredDigests(tx, owner, sessionId, shadow);
     const sel = selectItems(candidates, { budget, seen, nearBits: cfg.nearBits });
     if (sel.items.length === 0) return { packet: null, reason: 'all_dropped', dropped: sel.dropped };
     const digests = packetDigests(sel.items);
