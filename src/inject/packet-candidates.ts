@@ -40,6 +40,7 @@ const MemoryRow = row({
   procedure: nstr,
 });
 const SourceRow = row({ memory_id: str, event_id: str, seq: int, kind: str, role: str });
+const CitingRow = row({ event_id: str, status: str, lifecycle: nstr, valid_to: nint });
 
 const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 const safetyKind = (kind: string): SafetyKind => SAFETY_KINDS.find((k) => k === kind) ?? 'note';
@@ -54,11 +55,24 @@ function memoryRole(sources: ReadonlyArray<{ kind: string; role: string }>): Rol
   return 'agent';
 }
 
-function stateOf(m: { status: string; lifecycle: string | null; valid_to: number | null }, now: number) {
+type Lifecycle = { status: string; lifecycle: string | null; valid_to: number | null };
+
+function stateOf(m: Lifecycle, now: number): CandidateState {
   const state = m.lifecycle ?? m.status;
   if (state === 'revoked') return 'revoked';
   if (state === 'superseded' || state === 'deprecated') return 'superseded';
   if (state === 'retired' || (m.valid_to !== null && m.valid_to <= now)) return 'expired';
+  return 'live';
+}
+
+/**
+ * An event as current as what was made of it: live unless every memory citing it was revoked, superseded
+ * or retired (the event of a withdrawn fact would restate it).
+ */
+function eventState(citing: readonly Lifecycle[], now: number): CandidateState {
+  const states = citing.map((m) => stateOf(m, now));
+  if (states.length === 0 || states.includes('live')) return 'live';
+  for (const s of ['revoked', 'superseded', 'expired'] as const) if (states.includes(s)) return s;
   return 'live';
 }
 
@@ -74,6 +88,15 @@ export async function readCandidates(
     ? await db.all(
         EventRow,
         `SELECT event_id, seq, kind, role FROM events WHERE owner = ? AND event_id IN (${marks(eventIds.length)})`,
+        [owner, ...eventIds],
+      )
+    : [];
+  const citing = eventIds.length
+    ? await db.all(
+        CitingRow,
+        `SELECT s.event_id, m.status, m.lifecycle, m.valid_to FROM memory_sources s
+           JOIN memories m ON m.owner = s.owner AND m.memory_id = s.memory_id
+          WHERE s.owner = ? AND s.event_id IN (${marks(eventIds.length)})`,
         [owner, ...eventIds],
       )
     : [];
@@ -111,9 +134,10 @@ export async function readCandidates(
       if (!e)
         return { ...base, state: 'missing', sources: [], sourceSeqs: [], safetyKind: 'note', role: 'tool' };
       const kind = safetyKind(e.kind);
+      const cited = citing.filter((c) => c.event_id === e.event_id);
       return {
         ...base,
-        state: 'live',
+        state: eventState(cited, now),
         sources: [e.event_id],
         sourceSeqs: [e.seq],
         safetyKind: kind,

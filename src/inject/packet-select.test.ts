@@ -29,15 +29,20 @@ const none: SeenDigests = { exact: new Set<string>(), semantic: [] };
 const select = (cs: Candidate[], budget: Partial<Budget> = {}, seen = none) =>
   selectItems(cs, { budget: { ...WIDE, ...budget }, seen, nearBits: 3 });
 
-const EN = Array.from(
-  { length: 12 },
-  (_, i) =>
-    `Trip note ${i}: the Shanghai flight on Tuesday, window seat ${i}A, hotel near the Bund, room ${i}0${i}.`,
-);
-const ZH = Array.from(
-  { length: 12 },
-  (_, i) => `第${i}条记录：下周二飞上海，靠窗座位${i}A，酒店离外滩近一点，房间号${i}0${i}，早餐要中式的。`,
-);
+const EN_WORDS = (
+  'flight hotel window seat breakfast taxi visa passport luggage museum river bridge market garden tower ' +
+  'concert ticket dinner lunch meeting budget invoice report contract office laptop printer badge parking ' +
+  'train station harbour ferry island beach mountain temple bakery coffee tea noodle dumpling'
+).split(' ');
+const ZH_WORDS = (
+  '航班 酒店 靠窗 早餐 出租车 签证 护照 行李 博物馆 江边 大桥 菜场 花园 电视塔 音乐会 门票 晚饭 午饭 ' +
+  '会议 预算 发票 报告 合同 办公室 电脑 打印机 工牌 停车 火车 车站 码头 轮渡 海岛 沙滩 爬山 寺庙'
+).split(' ');
+/** Twelve texts with no word in common: none is a duplicate of another. */
+const distinct = (words: string[], join: string, per: number) =>
+  Array.from({ length: 12 }, (_, i) => `${words.slice(i * per, i * per + per).join(join)} (${i})`);
+const EN = distinct(EN_WORDS, ' and the ', 3);
+const ZH = distinct(ZH_WORDS, '，还有', 3);
 
 describe('selectItems', () => {
   it('keeps every budget: bytes and tokens of the rendered packet, in English and Chinese, with a reason for each drop', () => {
@@ -84,13 +89,17 @@ describe('selectItems', () => {
     const exact = cand('window seat   shanghai flight on tuesday');
     const near = cand('Tuesday: Shanghai flight — window seat!');
     const other = cand('酒店离外滩近一点');
-    const sel = select([a, exact, near, other]);
-    expect(sel.items.map((i) => i.id)).toEqual([a.id, other.id]);
+    const restated = cand('Noted: window seat on the Shanghai flight');
+    const more = cand('酒店离外滩近一点，早餐要中式的，房间要高层');
+    const sel = select([a, exact, near, other, restated, more]);
+    expect(sel.items.map((i) => i.id)).toEqual([a.id, other.id, more.id]);
     expect(sel.dropped).toEqual([
       { id: exact.id, reason: 'duplicate' },
       { id: near.id, reason: 'duplicate' },
+      { id: restated.id, reason: 'duplicate' },
     ]);
     const [first, second] = sel.items;
+    // Across packets only the digests are kept: the same normal form, or a simhash a few bits away.
     const seen = { exact: new Set([first?.exact_digest ?? '']), semantic: [second?.semantic_digest ?? ''] };
     const again = select(
       [cand('Window seat, Shanghai flight on Tuesday.'), cand('酒店离外滩近一点！')],

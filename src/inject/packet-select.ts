@@ -1,5 +1,6 @@
 // Rank, dedupe, budget and the safety gate over packet candidates (seed C-05, G-03): pure. Every candidate
 // left out has a reason; what is kept fits every budget layer (candidates, items, bytes, tokens).
+import { isStopWord, queryTerms } from '../text/tokenize.js';
 import { estimateTokens } from '../text/tokens.js';
 import type { Candidate } from './packet-candidates.js';
 import { distance, exactDigest, semanticDigest } from './packet-digest.js';
@@ -34,8 +35,23 @@ const EMPTY_SIMHASH = '0000000000000000';
 /** A packet whose best item holds this share of the query is direct context, else a soft hint. */
 const CONTEXT_MATCH = 0.5;
 
+/** Inside one packet: a candidate whose terms a kept item mostly holds adds little (the reverse adds). */
+const CONTAINED = 0.8;
+const MIN_TERMS = 3;
+
 const near = (digest: string, seen: readonly string[], bits: number): boolean =>
   digest !== EMPTY_SIMHASH && seen.some((s) => s !== EMPTY_SIMHASH && distance(digest, s) <= bits);
+
+const termsOf = (text: string): Set<string> => new Set(queryTerms(text).filter((t) => !isStopWord(t)));
+
+function contained(terms: ReadonlySet<string>, kept: ReadonlyArray<ReadonlySet<string>>): boolean {
+  if (terms.size < MIN_TERMS) return false;
+  return kept.some((k) => {
+    let shared = 0;
+    for (const t of terms) if (k.has(t)) shared++;
+    return shared / terms.size >= CONTAINED;
+  });
+}
 
 const sizeOf = (text: string) => ({ bytes: Buffer.byteLength(text), tokens: estimateTokens(text) });
 
@@ -56,6 +72,7 @@ export function selectItems(
   const dropped: Dropped[] = [];
   const exact = new Set(options.seen.exact);
   const semantic = [...options.seen.semantic];
+  const keptTerms: Array<Set<string>> = [];
   let text = renderPacket([]);
   for (const [rank, c] of ranked.entries()) {
     const drop = (reason: Dropped['reason']) => void dropped.push({ id: c.id, reason });
@@ -72,7 +89,12 @@ export function selectItems(
       continue;
     }
     const digests = { exact_digest: exactDigest(c.text), semantic_digest: semanticDigest(c.text) };
-    if (exact.has(digests.exact_digest) || near(digests.semantic_digest, semantic, nearBits)) {
+    const terms = termsOf(c.text);
+    if (
+      exact.has(digests.exact_digest) ||
+      near(digests.semantic_digest, semantic, nearBits) ||
+      contained(terms, keptTerms)
+    ) {
       drop('duplicate');
       continue;
     }
@@ -102,6 +124,7 @@ export function selectItems(
     items.push(item);
     exact.add(digests.exact_digest);
     semantic.push(digests.semantic_digest);
+    keptTerms.push(terms);
     text = next;
   }
   const top = ranked.find((c) => items[0]?.id === c.id);
