@@ -29,7 +29,10 @@ export interface PacketRecord {
   expiresAt: number;
 }
 
-/** What a stored item keeps: no text. */
+/**
+ * What a stored item keeps. invariant: a packet row holds ids, digests and numbers, never memory text (test:
+ * src/inject/packet.test.ts "answers a MemoryPacket…").
+ */
 const storedItem = (i: PacketItem) => ({
   id: i.id,
   kind: i.kind,
