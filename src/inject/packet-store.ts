@@ -77,7 +77,8 @@ const Digests = z.array(z.object({ exact_digest: z.string(), semantic_digest: z.
 
 /**
  * The digests of every item the session's delivered packets held; in shadow mode also its shadow packets'
- * (what would have been delivered), so a replay counts the duplicates a live session would drop.
+ * (what would have been delivered), so a replay counts the duplicates a live session would drop. Only
+ * since the session began: an ended session's id starts afresh.
  */
 export async function deliveredDigests(
   tx: Queryable,
@@ -87,8 +88,9 @@ export async function deliveredDigests(
 ): Promise<SeenDigests> {
   const rows = await tx.all(
     ItemsRow,
-    `SELECT items FROM packets WHERE owner = ? AND session_id = ?
-        AND (status = 'delivered' OR (shadow = 1 AND ? = 1))`,
+    `SELECT items FROM packets p WHERE p.owner = ? AND p.session_id = ?
+        AND (p.status = 'delivered' OR (p.shadow = 1 AND ? = 1))
+        AND p.created_at >= (SELECT s.created_at FROM inject_sessions s WHERE s.owner = p.owner AND s.session_id = p.session_id)`,
     [owner, sessionId, Number(shadow)],
   );
   const items = rows.flatMap((r) => Digests.parse(JSON.parse(r.items)));

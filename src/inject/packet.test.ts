@@ -278,5 +278,38 @@ describe.each(ENGINES)('memory.packet.build on %s', (engine) => {
     ]);
     const elsewhere = await build({ query: 'badminton class 羽毛球课' }, 's2');
     expect(elsewhere.packet?.items.length).toBe(2);
+    await f.client.call('memory.session.end', { owner: OWNER, session_id: 's1' });
+    f.clock.set(f.clock.now() + 1);
+    const fresh = await build({ query: 'badminton class 羽毛球课' });
+    expect(fresh.packet?.items.length).toBe(2);
+    // One audit record per packet built (after's answer had none), whatever became of the session.
+    const records = await f.client.call<{ items: AuditRecord[] }>('memory.audit.query', {
+      owner: OWNER,
+      session_id: 's1',
+    });
+    const built = [first, again, fresh].map((b) => b.packet?.packet_id).sort();
+    expect(
+      records.items
+        .filter((r) => r.kind === 'packet')
+        .map((r) => r.packet_id)
+        .sort(),
+    ).toEqual(built);
+  });
+
+  it('in shadow mode counts the session’s shadow packets as delivered, and never delivers one', async () => {
+    await f.ingest(OWNER, [
+      said('The dentist appointment is on Thursday at 4pm', '2026-11-10 09:00', { event_id: 'd1' }),
+    ]);
+    const first = await build({ query: 'dentist appointment', shadow: true });
+    expect(first.packet).toMatchObject({ shadow: true, items: [{ id: 'd1' }] });
+    expect(await build({ query: 'dentist appointment', shadow: true })).toMatchObject({
+      packet: null,
+      reason: 'all_dropped',
+      dropped: [{ id: 'd1', reason: 'duplicate' }],
+    });
+    // A live packet of the session is not deduplicated against shadow ones.
+    expect((await build({ query: 'dentist appointment' })).packet?.items.map((i) => i.id)).toEqual(['d1']);
+    const { items } = await audit(first.packet?.packet_id ?? '');
+    expect(items.map((i) => i.action)).toEqual(['shadow']);
   });
 });
