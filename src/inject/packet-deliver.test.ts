@@ -89,6 +89,28 @@ describe.each(ENGINES)('memory.packet.delivered on %s', (engine) => {
     expect((await deliver(two, next)).delivered_cursor).toBe(1);
   });
 
+  it('drops the session’s expired packets when it builds the next one, without a delivered call', async () => {
+    const old = await build(one, 'quarterly report 季度报告');
+    const live = await build(two, 'report template 模板');
+    clock.advance(INJECT_DEFAULTS.packet.ttlMs / 2);
+    const fresh = await build(two, 'finance share 财务共享盘');
+    clock.advance(INJECT_DEFAULTS.packet.ttlMs / 2);
+    await build(one, 'quarterly report 季度报告');
+    const rows = await sqlRows<{ packet_id: string; status: string }>(
+      one.service.driver,
+      'SELECT packet_id, status FROM packets WHERE packet_id IN (?, ?, ?) ORDER BY created_at, packet_id',
+      [old.packet_id, live.packet_id, fresh.packet_id],
+    );
+    expect(new Map(rows.map((r) => [r.packet_id, r.status]))).toEqual(
+      new Map([
+        [old.packet_id, 'dropped'],
+        [live.packet_id, 'dropped'],
+        [fresh.packet_id, 'built'],
+      ]),
+    );
+    expect((await deliver(one, fresh)).delivered_cursor).toBe(1);
+  });
+
   it('refuses a shadow packet and an unknown or another owner’s packet', async () => {
     const shadow = await build(one, 'quarterly report', { shadow: true });
     expect(shadow.shadow).toBe(true);

@@ -81,6 +81,12 @@ export async function buildPacket(
   const expiresAt = now + cfg.ttlMs;
   return rt.driver.transaction(async (tx): Promise<PacketBuildResult> => {
     const session = await lockSession(tx, owner, sessionId, now);
+    // The session's packets that expired undelivered are dropped (G-05: never marked delivered).
+    await tx.run(
+      `UPDATE packets SET status = 'dropped'
+        WHERE owner = ? AND session_id = ? AND status = 'built' AND expires_at <= ?`,
+      [owner, sessionId, now],
+    );
     const seen = await deliveredDigests(tx, owner, sessionId, shadow);
     const sel = selectItems(candidates, { budget, seen, nearBits: cfg.nearBits });
     if (sel.items.length === 0) return { packet: null, reason: 'all_dropped', dropped: sel.dropped };
