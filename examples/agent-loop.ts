@@ -1,5 +1,6 @@
-// A small agent loop over mnemo: before each step it asks memory about the task, after it records what
-// happened. The "model" is a stand-in that answers from what memory returned; put your model call there.
+// A small agent loop over mnemo: before each step it claims what the session's inbox holds and asks for a
+// memory packet about the task (delivered once it went into the request), after it records what happened.
+// The "model" is a stand-in that answers from the packet; put your model call there.
 //   npx tsx examples/agent-loop.ts [--socket PATH | --url URL] [--owner OWNER]
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -12,11 +13,11 @@ export interface Step {
   query: string;
 }
 
-type Recalled = Extract<MethodResult<'memory.recall'>, { status: 'ready' }>['items'];
+type Packet = NonNullable<MethodResult<'memory.packet.build'>['packet']>;
 
-/** The stand-in model: a real agent sends the user's words and the recalled items to its model. */
-const act = (step: Step, memory: Recalled): string =>
-  memory[0] ? `From memory (${memory[0].id}): ${memory[0].text.slice(0, 120)}` : `Noted: ${step.user}`;
+/** The stand-in model: a real agent appends `packet.text` (reference material) to its next request. */
+const act = (step: Step, items: Packet['items']): string =>
+  items[0] ? `From memory (${items[0].id}): ${items[0].text.slice(0, 120)}` : `Noted: ${step.user}`;
 
 export async function runAgentLoop(
   client: MemoryClient,
@@ -24,18 +25,18 @@ export async function runAgentLoop(
 ): Promise<void> {
   const { owner, session, log = (line) => console.log(line) } = options;
   for (const [i, step] of options.steps.entries()) {
-    // HOOK(packet): once mnemo serves packets and snapshots (a later issue), ask for the session's packet
-    // here instead of a plain recall, and claim what the inbox holds for this session.
-    const answer = await client.call('memory.recall', {
-      owner,
-      query: step.query,
-      limit: 3,
-      kinds: ['event'],
-      // Not ready within the wait budget (75 ms): `pending`, and the answer lands in this session's inbox.
-      caller_session_id: session,
-    });
-    const memory = { items: answer.status === 'ready' ? answer.items : [] };
-    const reply = act(step, memory.items);
+    // What arrived for this step (late recall answers, notices, the user's steer), exactly once, in order.
+    const inbox = await client.call('memory.inbox.claim', { owner, session_id: session });
+    // A packet within the default budgets, or null with the reason (`pending`: the search outlived its
+    // 75 ms wait; ask again next step). Items are ranked, deduplicated and safety-gated: quoted data keeps
+    // its marker, a risky procedure is a question for the user.
+    const built = await client.call('memory.packet.build', { owner, session_id: session, query: step.query });
+    const items = built.packet?.items ?? [];
+    const reply = act(step, items);
+    // The packet went into the request: the session will not be given its items again.
+    if (built.packet) {
+      await client.call('memory.packet.delivered', { owner, packet_id: built.packet.packet_id });
+    }
     const at = Date.now();
     const turn = { session_id: session, at };
     await client.call('memory.events.ingest', {
@@ -51,7 +52,15 @@ export async function runAgentLoop(
         { ...turn, event_id: `${session}-${i + 1}-agent`, kind: 'agent_reply', role: 'agent', text: reply },
       ],
     });
-    log(JSON.stringify({ step: i + 1, recalled: memory.items.map((item) => item.id), reply }));
+    log(
+      JSON.stringify({
+        step: i + 1,
+        claimed: inbox.items.length,
+        recalled: items.map((item) => item.id),
+        packet: built.packet ? { bytes: built.packet.bytes, strength: built.packet.strength } : built.reason,
+        reply,
+      }),
+    );
   }
 }
 

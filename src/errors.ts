@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   CREDENTIAL_VALUE_REFUSED: 'A credential_ref names where a credential lives, never the credential itself.',
   APPROVAL_REQUIRED: 'This needs an explicit approval by the user first.',
   ALREADY_DECIDED: 'This was decided already; a decision is made once.',
+  PACKET_EXPIRED: 'The memory packet expired before it was delivered; build a new one.',
   SCHEMA_TOO_NEW: 'The database was written by a newer mnemo.',
   MIGRATION_FAILED: 'A schema migration failed.',
   SOCKET_IN_USE: 'Another mnemo instance answers on this socket.',

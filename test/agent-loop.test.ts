@@ -23,7 +23,7 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-it('recalls before each step and records each step, so a later step finds an earlier one', async () => {
+it('asks for a packet before each step and records each step: a later step finds an earlier one, once', async () => {
   const args = [
     '--import',
     'tsx',
@@ -37,10 +37,22 @@ it('recalls before each step and records each step, so a later step finds an ear
   const steps = stdout
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { step: number; recalled: string[]; reply: string });
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          step: number;
+          claimed: number;
+          recalled: string[];
+          packet: unknown;
+          reply: string;
+        },
+    );
   expect(steps.map((s) => s.step)).toEqual([1, 2, 3]);
-  expect(steps[0]?.recalled).toEqual([]);
-  expect(steps[2]?.recalled[0]).toBe('demo-1-user');
+  expect(steps[0]).toMatchObject({ recalled: [], packet: 'nothing_found', claimed: 0 });
+  // The Chinese hotel step finds the English flight request (上海 → Shanghai); its packet was delivered,
+  // so the third step is not given that item again.
+  expect(steps[1]?.recalled[0]).toBe('demo-1-user');
+  expect(steps[2]?.recalled).not.toContain('demo-1-user');
   expect(steps[2]?.reply).toContain('window seat');
   const client = connect({ socket: server.socket.path });
   const page = await client.call('timeline.query', { owner: 'user:loop' });

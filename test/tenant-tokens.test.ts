@@ -175,6 +175,13 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
     session_id: 'probe-session',
     segment: { kind: 'user_message', text: 'where is the zanzibar ledger vault' },
   }),
+  'memory.packet.build': ({ owner }) => ({
+    ...withOwner(owner),
+    session_id: 'probe-session',
+    query: 'zanzibar ledger vault',
+    wait_ms: 60_000,
+  }),
+  'memory.packet.delivered': ({ owner }) => ({ ...withOwner(owner), packet_id: 'pk_none' }),
   'memory.packet.feedback': ({ owner }) => ({
     ...withOwner(owner),
     packet_id: 'pk_probe',
@@ -217,6 +224,7 @@ const MISSING_INSIDE: ReadonlySet<MethodName> = new Set([
   'memory.todo.update',
   'memory.suggestions.decide',
   'memory.requests.get',
+  'memory.packet.delivered',
 ]);
 const specOf = (name: MethodName): MethodSpec => METHODS[name];
 

@@ -20,6 +20,30 @@ export const GateWeightsSchema = z.object({
 });
 export type GateWeights = z.infer<typeof GateWeightsSchema>;
 
+export const PacketConfigSchema = z.object({
+  /** Candidates asked of recall, and the most items a packet holds: the first layer of the budget. */
+  maxCandidates: z.number().int().min(1).max(50),
+  maxItems: z.number().int().min(1).max(50),
+  /** Default budgets of the rendered packet: UTF-8 bytes and estimated tokens (text/tokens.ts). */
+  budgetBytes: z.number().int().min(64).max(65_536),
+  budgetTokens: z.number().int().min(16).max(16_384),
+  /** A packet not delivered this long after it was built is dropped (TTL only asks for a new retrieval). */
+  ttlMs: ms,
+  /** Near duplicates: item simhashes at most this many bits apart (of 64). */
+  nearBits: z.number().int().min(0).max(16),
+});
+export type PacketConfig = z.infer<typeof PacketConfigSchema>;
+
+/** The seed's MEMORY section size (2,048 B) as the packet's byte budget; the rest starting points. */
+export const PACKET_DEFAULTS: PacketConfig = Object.freeze({
+  maxCandidates: 12,
+  maxItems: 6,
+  budgetBytes: 2_048,
+  budgetTokens: 600,
+  ttlMs: 120_000,
+  nearBits: 3,
+});
+
 export const InjectConfigSchema = z.object({
   recall: z.object({
     /** A background recall still pending this long after it began is failed (`timeout`, `abandoned`). */
@@ -50,6 +74,9 @@ export const InjectConfigSchema = z.object({
     /** History hits that give the full `history` weight. */
     historySaturation: z.number().int().min(1),
   }),
+  packet: PacketConfigSchema.default(PACKET_DEFAULTS),
+  /** Shadow mode: every packet is built, stored and audited, none can be delivered (replays, calibration). */
+  shadow: z.boolean().default(false),
 });
 export type InjectConfig = z.infer<typeof InjectConfigSchema>;
 
@@ -74,4 +101,6 @@ export const INJECT_DEFAULTS: InjectConfig = Object.freeze({
     unresolvedSaturation: 2,
     historySaturation: 3,
   }),
+  packet: PACKET_DEFAULTS,
+  shadow: false,
 });

@@ -1,11 +1,13 @@
-// The inject stage's methods: memory.recall within its wait budget, requests, sessions, the gate, packet
-// feedback, the inbox, attention and the audit.
+// The inject stage's methods: memory.recall within its wait budget, requests, sessions, the gate, packets
+// (build, delivered, feedback), the inbox, attention and the audit.
 import { MemoryError } from '../errors.js';
 import type { Handlers } from '../protocol/catalog.js';
 import { listAttention } from './attention.js';
 import { queryAudit } from './audit.js';
 import { recordFeedback } from './feedback.js';
 import { runGate } from './gate.js';
+import { buildPacket } from './packet.js';
+import { deliverPacket } from './packet-deliver.js';
 import { claimItems, putItem } from './inbox.js';
 import { recallWithin } from './recall-wait.js';
 import { failAbandoned, getRequest, resultOf } from './requests.js';
@@ -17,6 +19,8 @@ export type InjectMethod =
   | 'memory.requests.get'
   | 'memory.session.end'
   | 'memory.gate'
+  | 'memory.packet.build'
+  | 'memory.packet.delivered'
   | 'memory.packet.feedback'
   | 'memory.inbox.inject'
   | 'memory.inbox.steer'
@@ -56,6 +60,8 @@ export function injectHandlers(rt: InjectRuntime, recall: RecallFn): Handlers<In
       };
     },
     'memory.gate': (p) => runGate(rt, recall, p),
+    'memory.packet.build': (p) => buildPacket(rt, recall, p),
+    'memory.packet.delivered': (p) => deliverPacket(rt, p),
     'memory.packet.feedback': (p) =>
       db.transaction((tx) =>
         recordFeedback(tx, {

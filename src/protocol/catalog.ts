@@ -89,6 +89,12 @@ import {
   TimelineReadResultSchema,
 } from '../recall/timeline.js';
 import { SafetyCheckParamsSchema, SafetyCheckResultSchema } from '../inject/safety-schema.js';
+import {
+  PacketBuildParamsSchema,
+  PacketBuildResultSchema,
+  PacketDeliveredParamsSchema,
+  PacketDeliveredResultSchema,
+} from '../inject/packet-schema.js';
 import { INSPECTOR_METHODS } from '../inspector/specs.js';
 import {
   ContextFitParamsSchema,
@@ -479,6 +485,23 @@ export const METHODS = {
       'the reason and signals; the segment joins the session’s working memory.',
     params: GateParamsSchema,
     result: GateResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.packet.build': spec({
+    summary:
+      'A memory packet for the session’s next request: recalled items ranked, deduplicated, within byte and ' +
+      'token budgets, safety-gated (quoted data, ask-the-user checklists), or null with the reason.',
+    params: PacketBuildParamsSchema,
+    result: PacketBuildResultSchema,
+    access: 'write',
+    owner: 'param',
+  }),
+  'memory.packet.delivered': spec({
+    summary:
+      'The packet went into a request: the session’s delivered cursor moves once; an expired packet is dropped.',
+    params: PacketDeliveredParamsSchema,
+    result: PacketDeliveredResultSchema,
     access: 'write',
     owner: 'param',
   }),

@@ -37,6 +37,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   LEASE_LOST: 409,
   REVISION_CONFLICT: 409,
   ALREADY_DECIDED: 409,
+  // Gone for good: the same packet id never becomes deliverable again.
+  PACKET_EXPIRED: 410,
   TOO_MANY_CONNECTIONS: 503,
   SHUTTING_DOWN: 503,
   SERVER_UNAVAILABLE: 503,
