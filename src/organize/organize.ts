@@ -19,6 +19,8 @@ import { retireStaleCandidates } from '../knowledge/knowledge.js';
 import { requestJob, tickTriggers } from './triggers.js';
 import { MemoryError } from '../errors.js';
 
+export { ownerSlug } from './core-files.js';
+export { rewriteCoreFiles } from './core-rewrite.js';
 export { ORGANIZE_DEFAULTS, organizeOptions, type OrganizeOptions } from './options.js';
 export { createExtractiveSummarizer, createModelSummarizer, type Summarizer } from './summarizer.js';
 export type { ClaimedJob, Receipt, Step, Piece, Notice } from './schema-jobs.js';

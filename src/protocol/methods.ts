@@ -17,6 +17,7 @@ import { DEFAULT_TIME_ZONE } from '../knowledge/knowledge.js';
 import { observeHandlers } from '../observe/methods.js';
 import { organizeHandlers, ORGANIZE_WORKER } from '../organize/methods.js';
 import { publishDirect } from '../observe/write.js';
+import { projectAfterWrites, projectionHealth } from '../projection/projection.js';
 import { recallMemory } from '../recall/recall.js';
 import type { RecallParams } from '../recall/schema.js';
 import { timelineAround } from '../recall/around.js';
@@ -33,6 +34,8 @@ export interface MethodTableOptions {
   activity?: ClientActivity;
   /** The inject stage's background searches (the server closes them before the store); default: a new one. */
   inject?: InjectRuntime;
+  /** Bring objects' Markdown files up to date after writes (`<data-dir>/objects/`); the server does. */
+  projection?: boolean;
 }
 
 export function createMethodTable(service: MemoryService, options: MethodTableOptions = {}): MethodTable {
@@ -55,10 +58,15 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
         ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
         : {}),
     });
-    latency.record({ at: service.now(), owner: p.owner, took_ms: result.took_ms, items: result.items.length });
+    latency.record({
+      at: service.now(),
+      owner: p.owner,
+      took_ms: result.took_ms,
+      items: result.items.length,
+    });
     return result;
   };
-  return bindMethods({
+  const table = bindMethods({
     health: async (_p, ctx) => ({
       status: 'ok' as const,
       version: VERSION,
@@ -133,6 +141,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     'timeline.expand': read,
     ...organizeHandlers({
       ...service,
+      projectionHealth: (owner) => projectionHealth(db, owner),
       ...(activity ? { deferring: () => activity.deferring(ORGANIZE_WORKER) } : {}),
     }),
     ...observeHandlers({
@@ -160,4 +169,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     ...inspectorHandlers({ driver: db, now: service.now, latency }),
     ...injectHandlers(options.inject ?? createInjectRuntime(service), recall),
   });
+  if (!options.projection) return table;
+  const projection = { driver: db, dataDir: service.config.dataDir, now: service.now };
+  return projectAfterWrites(table, projection, service.log);
 }
