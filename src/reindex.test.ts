@@ -61,6 +61,7 @@ const answers = async (client: ReturnType<typeof createLocalClient>) =>
       const r = await client.call<{ items: Array<{ id: string; score: number }> }>('memory.recall', {
         owner: 'me',
         query,
+        wait_ms: 60_000,
       });
       return r.items.map((i) => [i.id, i.score]);
     }),
@@ -125,6 +126,7 @@ describe.each(ENGINES)('rebuildIndex on %s', (engine) => {
     const r = await client.call<{ items: Array<{ id: string }> }>('memory.recall', {
       owner: 'me',
       query: 'HX-77812 Lisbon',
+      wait_ms: 60_000,
     });
     expect(
       r.items
