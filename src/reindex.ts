@@ -70,6 +70,8 @@ export interface RebuildOptions {
 /**
  * Indexes every document (or one owner's) again from its event, memory or object, a chunk per transaction,
  * in document order, so ordinals, statistics and ranks come out as they were.
+ * invariant: recall ranks as before the index was deleted or its SQLite table dropped (test:
+ * test/maintain-cli.test.ts "reindexes a deleted index…").
  */
 export async function rebuildIndex(
   driver: Driver,

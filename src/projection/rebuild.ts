@@ -34,6 +34,10 @@ async function expectedPaths(deps: ProjectionDeps, owner: string): Promise<Set<s
   return out;
 }
 
+/**
+ * invariant: the files a rebuild leaves depend only on the database: the same bytes as the writes made, and
+ * twice the same (test: src/projection/projection.test.ts "rebuilds every file…").
+ */
 export async function rebuildProjection(deps: ProjectionDeps, owner?: string): Promise<RebuildResult> {
   const result: RebuildResult = { owners: 0, objects: 0, files: 0, removed: 0, core_files: 0, failed: 0 };
   for (const who of await projectedOwners(deps.driver, owner)) {

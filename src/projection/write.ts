@@ -29,7 +29,7 @@ function readIfExists(path: string): Buffer | null {
 /**
  * Writes `content` to `path` unless it holds those bytes already; answers whether it wrote.
  * invariant: a projected file is replaced whole or not at all, 0600 (test: src/projection/projection.test.ts
- * "writes atomically…").
+ * "writes a file per object…").
  */
 export function writeAtomic(path: string, content: string): boolean {
   const bytes = Buffer.from(content, 'utf8');
