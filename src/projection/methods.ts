@@ -1,9 +1,9 @@
 // The methods after which objects' files may differ from the database: once the call has answered (its
-// transactions committed), the owner's changes are swept into the files; a file failure is logged and
-// recorded, never turned into the call's error.
+// transactions committed), what changed since it started reaches the files (the background sweep catches
+// the rest); a file failure is logged and recorded, never turned into the call's error.
 import type { Logger } from '../log.js';
 import type { CallContext, MethodDef, MethodTable } from '../protocol/method.js';
-import { syncChanges } from './sweep.js';
+import { syncCallChanges, syncChanges } from './sweep.js';
 import type { ProjectionDeps } from './sync.js';
 
 export const PROJECTED_METHODS: readonly string[] = [
@@ -18,7 +18,6 @@ export const PROJECTED_METHODS: readonly string[] = [
   'memory.track.add',
   'memory.track.archive',
   'memory.suggestions.decide',
-  'memory.organize.claim',
 ];
 
 export function projectAfterWrites(table: MethodTable, deps: ProjectionDeps, log: Logger): MethodTable {
@@ -30,10 +29,12 @@ export function projectAfterWrites(table: MethodTable, deps: ProjectionDeps, log
     out.set(name, {
       ...def,
       handler: async (params: unknown, ctx: CallContext) => {
+        const started = deps.now();
         const result = await handler(params, ctx);
         const owner = (params as { owner?: unknown }).owner;
         try {
-          await syncChanges(deps, typeof owner === 'string' ? owner : undefined);
+          if (typeof owner === 'string') await syncCallChanges(deps, owner, started);
+          else await syncChanges(deps);
         } catch (error) {
           log.warn({ err: error, method: name }, 'object files not brought up to date; the next sweep will');
         }

@@ -6,7 +6,16 @@ import { changedSince, projectedOwners, setSweptAt, sweptAt } from './store.js';
 import { syncObjectFiles, type ProjectionDeps, type SyncResult } from './sync.js';
 
 /** A write that took its time before it committed is still after the mark: sweeps overlap by this much. */
-export const SWEEP_OVERLAP_MS = 60_000;
+export const SWEEP_OVERLAP_MS = 10_000;
+
+/** After one call: the objects it changed (those changed since it started), and failed or orphaned files. */
+export async function syncCallChanges(
+  deps: ProjectionDeps,
+  owner: string,
+  since: number,
+): Promise<SyncResult> {
+  return syncObjectFiles(deps, owner, await changedSince(deps.driver, owner, since));
+}
 
 export async function syncChanges(deps: ProjectionDeps, owner?: string): Promise<SyncResult> {
   const total: SyncResult = { written: 0, deleted: 0, failed: 0 };
