@@ -10,7 +10,9 @@ describe('object slugs', () => {
 
   it('is safe on every filesystem', () => {
     expect(baseSlug('a<b>c:d"e/f\\g|h?i*j')).toBe('a-b-c-d-e-f-g-h-i-j');
-    expect(baseSlug('CON')).toBe('con-');
+    expect(baseSlug('CON')).toBe('_con');
+    expect(baseSlug('aux.notes')).toBe('_aux.notes');
+    expect(baseSlug('console')).toBe('console');
     expect(baseSlug('...')).toBe('object');
     expect(baseSlug('end.')).toBe('end');
     expect(baseSlug('..hidden')).toBe('hidden');
