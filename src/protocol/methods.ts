@@ -141,7 +141,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     'timeline.expand': read,
     ...organizeHandlers({
       ...service,
-      projectionHealth: (owner) => projectionHealth(db, owner),
+      ...(options.projection ? { projectionHealth: (owner?: string) => projectionHealth(db, owner) } : {}),
       ...(activity ? { deferring: () => activity.deferring(ORGANIZE_WORKER) } : {}),
     }),
     ...observeHandlers({
