@@ -99,6 +99,49 @@ describe.each(ENGINES)('rebuildIndex on %s', (engine) => {
     expect(await answers(client)).toEqual(before);
   });
 
+  it('rebuilds one owner’s index and leaves the others’ as they are', async () => {
+    const { service, client } = await open(temp.make(), await storeFor(engine));
+    await client.call('memory.events.ingest', { owner: 'me', events: EVENTS });
+    await client.call('memory.events.ingest', {
+      owner: 'other',
+      events: EVENTS.map((e) => ({ ...e, text: `${e.text} 另一个人` })),
+    });
+    const ask = async (owner: string) => {
+      const out = [];
+      for (const query of QUERIES) {
+        const r = await client.call<{ items: Array<{ id: string; score: number }> }>('memory.recall', {
+          owner,
+          query,
+          wait_ms: 60_000,
+        });
+        out.push(r.items.map((i) => [i.id, i.score]));
+      }
+      return out;
+    };
+    const mine = await ask('me');
+    const theirs = await ask('other');
+    expect(mine.every((ids) => ids.length > 0)).toBe(true);
+    const other = await sqlFirst<{ key: number }>(
+      service.driver,
+      `SELECT owner_key AS key FROM search_owners WHERE owner = 'other'`,
+    );
+    await service.driver.transaction(async (tx) => {
+      await tx.run(
+        engine === 'sqlite'
+          ? `DELETE FROM search_fts WHERE rowid IN (SELECT doc_id FROM search_docs WHERE owner = 'me')`
+          : `DELETE FROM search_terms WHERE doc_id IN (SELECT doc_id FROM search_docs WHERE owner = 'me')`,
+      );
+    });
+    expect((await ask('me')).flat()).toEqual([]);
+    const done = await rebuildIndex(service.driver, undefined, { owner: 'me' });
+    expect(done).toEqual({ done: EVENTS.length, total: EVENTS.length });
+    expect(await ask('me')).toEqual(mine);
+    expect(await ask('other')).toEqual(theirs);
+    expect(
+      await sqlFirst(service.driver, `SELECT owner_key AS key FROM search_owners WHERE owner = 'other'`),
+    ).toEqual(other);
+  });
+
   it('rebuilds the index of a store written before owner-keyed terms when it opens', async () => {
     const dir = temp.make();
     const store = await storeFor(engine);

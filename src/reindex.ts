@@ -60,20 +60,43 @@ async function rowsOf(
   return out;
 }
 
-/** Indexes every document again from its event or memory, a chunk per transaction. */
+export interface RebuildOptions {
+  /** Only this owner's documents (the others' stay as they are). */
+  owner?: string | undefined;
+  /** Make the text index anew first: a dropped or damaged SQLite FTS table is created again. */
+  recreate?: boolean;
+}
+
+/**
+ * Indexes every document (or one owner's) again from its event, memory or object, a chunk per transaction,
+ * in document order, so ordinals, statistics and ranks come out as they were.
+ * invariant: recall ranks as before the index was deleted or its SQLite table dropped (test:
+ * test/maintain-cli.test.ts "reindexes a deleted index…").
+ */
 export async function rebuildIndex(
   driver: Driver,
   onProgress?: (progress: ReindexProgress) => void,
+  options: RebuildOptions = {},
 ): Promise<ReindexProgress> {
-  const total = (await driver.one(CountRow, 'SELECT count(*) AS n FROM search_docs'))?.n ?? 0;
-  await driver.transaction((tx) => indexOf(tx).clear(tx));
+  const { owner } = options;
+  const scope = owner === undefined ? '' : ' AND owner = ?';
+  const scoped = owner === undefined ? [] : [owner];
+  const total =
+    (await driver.one(CountRow, `SELECT count(*) AS n FROM search_docs WHERE 1 = 1${scope}`, scoped))?.n ?? 0;
+  await driver.transaction(async (tx) => {
+    const index = indexOf(tx);
+    if (owner !== undefined) await index.clearOwner(tx, owner);
+    else if (options.recreate) await index.recreate(tx);
+    else await index.clear(tx);
+  });
+  onProgress?.({ done: 0, total });
   let after = 0;
   let done = 0;
   for (;;) {
     const docs = await driver.all(
       DocRef,
-      'SELECT doc_id, owner, kind, ref FROM search_docs WHERE doc_id > ? ORDER BY doc_id LIMIT ?',
-      [after, CHUNK],
+      `SELECT doc_id, owner, kind, ref FROM search_docs WHERE doc_id > ?${scope} ORDER BY doc_id LIMIT ?`,
+      [after, ...scoped, CHUNK],
     );
     const last = docs.at(-1);
     if (!last) break;
@@ -82,6 +105,6 @@ export async function rebuildIndex(
     done += docs.length;
     onProgress?.({ done, total });
   }
-  await driver.run('DELETE FROM settings WHERE key = ?', [REBUILD_SETTING]);
+  if (owner === undefined) await driver.run('DELETE FROM settings WHERE key = ?', [REBUILD_SETTING]);
   return { done, total };
 }

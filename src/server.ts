@@ -21,6 +21,7 @@ import { createMethodTable } from './protocol/methods.js';
 import { startSocketServer, type SocketServer } from './protocol/socket.js';
 import { loadDictionary } from './recall/recall.js';
 import { ORGANIZE_WORKER, startOrganizeWorker } from './organize/worker.js';
+import { createProjectionWorker, PROJECTION_WORKER } from './projection/projection.js';
 import { openMemory, type MemoryService } from './service.js';
 import { tenantAuthenticator } from './tokens/tokens.js';
 import { createObservationWorker } from './worker.js';
@@ -69,7 +70,10 @@ export async function startServer(
   const abandoned = await inject.recover();
   if (abandoned > 0)
     log.info({ requests: abandoned }, 'recall requests left pending by a stopped process failed');
-  const table = trackClientWrites(createMethodTable(service, { activity, inject }), activity);
+  const table = trackClientWrites(
+    createMethodTable(service, { activity, inject, projection: true }),
+    activity,
+  );
   const options: HandleOptions = {
     ...handleOptions,
     onError: (error, method) => {
@@ -157,6 +161,13 @@ export async function startServer(
     config.organizer === 'external'
       ? null
       : startOrganizeWorker(service, config, { gate: createTurnGate({ activity, name: ORGANIZE_WORKER }) });
+  // Objects' Markdown files follow the database: after each write, and every few seconds for what other
+  // processes and the workers changed (projection/sweep.ts).
+  const projection = createProjectionWorker(
+    { driver: service.driver, dataDir: config.dataDir, now: service.now },
+    { log, gate: createTurnGate({ activity, name: PROJECTION_WORKER }) },
+  );
+  projection.start();
   let closing: Promise<void> | undefined;
   return {
     service,
@@ -175,6 +186,7 @@ export async function startServer(
           worker?.stop(),
           embedder?.stop(),
           organizer?.stop(),
+          projection.stop(),
         ]);
         await inject.close();
         await service.close();

@@ -1,5 +1,5 @@
-// The mnemo CLI: serve, mcp, ingest, recall, status, token, eval.
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+// The mnemo CLI: serve, mcp, ingest, recall, status, token, organize, reindex, projection, inspect, eval.
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { isMemoryError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -222,6 +222,40 @@ export async function main(
     .description('check the triggers now (threshold, hourly, nightly) and print what was queued')
     .action(async () => {
       exitCode = await (await import('./commands/organize.js')).organizeTickCommand(config(), io.out);
+    });
+
+  // Maintenance and views act on every owner unless --owner is given (not MNEMO_OWNER's default).
+  const ownerGiven = () => program.opts<GlobalOptions>().owner;
+  program
+    .command('reindex')
+    .description(
+      'rebuild the search index from the database (every owner, or --owner), with progress on stderr',
+    )
+    .action(async () => {
+      exitCode = await (await import('./commands/maintain.js')).reindexCommand(config(), ownerGiven(), io);
+    });
+  const projectionGroup = program
+    .command('projection')
+    .description('the Markdown files of objects and core documents (<data-dir>/objects, <data-dir>/core)');
+  projectionGroup
+    .command('rebuild')
+    .description('write every file again from the database, which is authoritative (every owner, or --owner)')
+    .option('--json', 'print the summary as JSON', false)
+    .action(async (opts: { json: boolean }) => {
+      exitCode = await (
+        await import('./commands/maintain.js')
+      ).projectionRebuildCommand(config(), ownerGiven(), opts.json, io);
+    });
+  program
+    .command('inspect')
+    .description('read-only views of the store, newest first (every owner, or --owner)')
+    .addArgument(new Argument('<view>', 'what to show').choices(['objects', 'events', 'nodes', 'jobs']))
+    .option('--limit <n>', 'how many rows', positiveInt(10_000), 20)
+    .option('--json', 'print JSON lines', false)
+    .action(async (view: 'objects' | 'events' | 'nodes' | 'jobs', opts: { limit: number; json: boolean }) => {
+      exitCode = await (
+        await import('./commands/inspect.js')
+      ).inspectCommand(config(), view, { owner: ownerGiven(), ...opts }, io.out);
     });
 
   const evalGroup = program

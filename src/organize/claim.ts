@@ -19,6 +19,8 @@ const CANDIDATES = 16;
 export interface ClaimOptions {
   owner?: string | undefined;
   leaseMs: number;
+  /** Jobs this claim found with nothing left and marked done (the caller runs their epilogue). */
+  finished?: JobRow[];
 }
 
 /**
@@ -56,6 +58,7 @@ export async function claimJob(
     const planned = state ? await planStep(tx, job, state, options) : null;
     if (!state || !planned) {
       await finishJob(tx, job.job_id, { state: 'done', now, notice: false });
+      claim.finished?.push(job);
       continue;
     }
     const token = newToken();

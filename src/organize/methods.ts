@@ -2,7 +2,7 @@
 import type { Handlers } from '../protocol/catalog.js';
 import type { Driver } from '../storage/driver.js';
 import type { Redactor } from '../text/redact.js';
-import { createOrganize, type OrganizeDeps } from './organize.js';
+import { createOrganize, type ChainStatus, type OrganizeDeps } from './organize.js';
 import type { ORGANIZE_METHODS } from './specs.js';
 
 export { ORGANIZE_WORKER } from './worker.js';
@@ -14,6 +14,8 @@ export interface OrganizeMethodDeps {
   config: OrganizeDeps['config'] & { dataDir: string; organizer?: 'builtin' | 'external' | undefined };
   /** Whether mnemo's own organize worker defers to client writes now; undefined when none runs. */
   deferring?: () => boolean | undefined;
+  /** The Markdown projection's health, for memory.chain.status. */
+  projectionHealth?: (owner?: string) => Promise<NonNullable<ChainStatus['projection']>>;
 }
 
 export function organizeHandlers(service: OrganizeMethodDeps): Handlers<keyof typeof ORGANIZE_METHODS> {
@@ -34,6 +36,7 @@ export function organizeHandlers(service: OrganizeMethodDeps): Handlers<keyof ty
         ...status,
         ...(service.config.organizer ? { organizer: service.config.organizer } : {}),
         ...(deferring === undefined ? {} : { deferring_to_clients: deferring }),
+        ...(service.projectionHealth ? { projection: await service.projectionHealth(p.owner) } : {}),
       };
     },
     'memory.chain.tick': (p) => organize.tick(p.owner),

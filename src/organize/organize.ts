@@ -14,10 +14,13 @@ import { organizeOptions, type OrganizeOptions } from './options.js';
 import type { ContextParams, CoreDoc } from './schema-chain.js';
 import type { ClaimParams, CommitParams, FailParams, InspectParams, JobKind, Notice } from './schema-jobs.js';
 import { chainStatus, failureView } from './status.js';
-import { ackNotice, failuresOf, pendingNotices } from './store-jobs.js';
+import { ackNotice, failuresOf, pendingNotices, type JobRow } from './store-jobs.js';
+import { retireStaleCandidates } from '../knowledge/knowledge.js';
 import { requestJob, tickTriggers } from './triggers.js';
 import { MemoryError } from '../errors.js';
 
+export { ownerSlug } from './core-files.js';
+export { rewriteCoreFiles } from './core-rewrite.js';
 export { ORGANIZE_DEFAULTS, organizeOptions, type OrganizeOptions } from './options.js';
 export { createExtractiveSummarizer, createModelSummarizer, type Summarizer } from './summarizer.js';
 export type { ClaimedJob, Receipt, Step, Piece, Notice } from './schema-jobs.js';
@@ -57,11 +60,24 @@ export function createOrganize(deps: OrganizeDeps) {
         options,
         now(),
       ),
-    claim(p: ClaimParams = {}) {
+    async claim(p: ClaimParams = {}) {
       const at = now();
-      return deps.driver.transaction((tx) =>
-        claimJob(tx, at, { owner: p.owner, leaseMs: p.lease_ms ?? options.leaseMs }, options),
-      );
+      const finished: JobRow[] = [];
+      const job = await deps.driver.transaction((tx) => {
+        finished.length = 0;
+        return claimJob(
+          tx,
+          at,
+          { owner: p.owner, leaseMs: p.lease_ms ?? options.leaseMs, finished },
+          options,
+        );
+      });
+      // invariant: a finished deep review retires its owner's candidates unconfirmed for three workdays,
+      // after its transaction (test: test/organize/nightly-retire.test.ts).
+      for (const done of finished) {
+        if (done.kind === 'deep') await retireStaleCandidates(deps.driver, at, options.timeZone, done.owner);
+      }
+      return job;
     },
     commit: (p: CommitParams) => commitStep(endDeps, p),
     fail: (p: FailParams) => failJob(endDeps, p),

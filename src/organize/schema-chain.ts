@@ -196,6 +196,16 @@ export const ChainStatusResultSchema = z.object({
     quiet_window: z.string(),
   }),
   core_conflicts: z.array(ConflictSchema),
+  /** The Markdown projection: files current, objects whose file failed or is missing, the last failure. */
+  projection: z
+    .object({
+      files: z.number().int(),
+      stale: z.number().int(),
+      last_error: z
+        .object({ owner: z.string(), object_id: z.string(), error: z.string(), at: z.string() })
+        .nullable(),
+    })
+    .optional(),
   organizer: z.enum(['builtin', 'external']).optional(),
   deferring_to_clients: z.boolean().optional(),
 });

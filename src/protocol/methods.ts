@@ -20,6 +20,7 @@ import { DEFAULT_TIME_ZONE } from '../knowledge/knowledge.js';
 import { observeHandlers } from '../observe/methods.js';
 import { organizeHandlers, ORGANIZE_WORKER } from '../organize/methods.js';
 import { publishDirect } from '../observe/write.js';
+import { projectAfterWrites, projectionHealth } from '../projection/projection.js';
 import { recallMemory } from '../recall/recall.js';
 import type { RecallParams } from '../recall/schema.js';
 import { timelineAround } from '../recall/around.js';
@@ -36,6 +37,8 @@ export interface MethodTableOptions {
   activity?: ClientActivity;
   /** The inject stage's background searches (the server closes them before the store); default: a new one. */
   inject?: InjectRuntime;
+  /** Bring objects' Markdown files up to date after writes (`<data-dir>/objects/`); the server does. */
+  projection?: boolean;
 }
 
 export function createMethodTable(service: MemoryService, options: MethodTableOptions = {}): MethodTable {
@@ -85,7 +88,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     const costs = snapshotStats.costs(principal);
     return costs.length > 0 ? { snapshots: costs } : {};
   };
-  return bindMethods({
+  const table = bindMethods({
     health: async (_p, ctx) => ({
       status: 'ok' as const,
       version: VERSION,
@@ -161,6 +164,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     'timeline.expand': read,
     ...organizeHandlers({
       ...service,
+      ...(options.projection ? { projectionHealth: (owner?: string) => projectionHealth(db, owner) } : {}),
       ...(activity ? { deferring: () => activity.deferring(ORGANIZE_WORKER) } : {}),
     }),
     ...observeHandlers({
@@ -200,4 +204,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       writeGuardThreshold,
     }),
   });
+  if (!options.projection) return table;
+  const projection = { driver: db, dataDir: service.config.dataDir, now: service.now };
+  return projectAfterWrites(table, projection, service.log);
 }

@@ -48,6 +48,10 @@ export interface SearchIndex {
   remove(tx: Queryable, owner: string, kind: string, ref: string): Promise<boolean>;
   /** Empties the text index and the owners' statistics; search_docs rows (and their ids) stay. */
   clear(tx: Queryable): Promise<void>;
+  /** Makes the text index anew, empty (SQLite: a dropped or damaged FTS table is created again). */
+  recreate(tx: Queryable): Promise<void>;
+  /** Empties one owner's text and statistics (its number and embedding cursor stay); its rows stay. */
+  clearOwner(tx: Queryable, owner: string): Promise<void>;
   /** Indexes existing search_docs rows again, in the order given (after clear). */
   rewrite(tx: Queryable, docs: ReadonlyArray<{ docId: number; row: IndexRow }>): Promise<void>;
   ownerStats(db: Queryable, owner: string): Promise<OwnerStats | undefined>;

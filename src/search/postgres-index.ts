@@ -210,6 +210,19 @@ export const postgresIndex: SearchIndex = {
     await tx.run('UPDATE search_docs SET len = 0, ord = 0');
   },
 
+  recreate(tx) {
+    return postgresIndex.clear(tx);
+  },
+
+  async clearOwner(tx, owner) {
+    await tx.run(
+      'DELETE FROM search_terms WHERE doc_id IN (SELECT doc_id FROM search_docs WHERE owner = ?)',
+      [owner],
+    );
+    await tx.run('UPDATE search_owners SET docs = 0, tokens = 0, last_ord = 0 WHERE owner = ?', [owner]);
+    await tx.run('UPDATE search_docs SET len = 0, ord = 0 WHERE owner = ?', [owner]);
+  },
+
   rewrite: (tx, docs) => writeAll(tx, docs),
 
   ownerStats: (db, owner) => ownerRow(db, owner),

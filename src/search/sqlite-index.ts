@@ -9,6 +9,13 @@ import type { IndexRow } from './store.js';
 
 const FIELDS = ['body', 'cues', 'context', 'chars'] as const;
 
+/** The text index as migration 0004 creates it. */
+const FTS_DDL = `CREATE VIRTUAL TABLE search_fts USING fts5 (
+  body, cues, context, chars, content = '', contentless_delete = 1,
+  tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*' tokenchars '-_.'"
+);
+CREATE VIRTUAL TABLE search_postings USING fts5vocab (search_fts, 'instance');`;
+
 /** A term of one owner as the index stores it. */
 export const ownerTerm = (key: number, term: string): string => `${key}_${term}`;
 /** An owner's term as an FTS5 string: one token, matched as is. */
@@ -148,6 +155,20 @@ export const sqliteIndex: SearchIndex = {
     await tx.run(`INSERT INTO search_fts (search_fts) VALUES ('delete-all')`);
     await tx.run('DELETE FROM search_owners');
     await tx.run('UPDATE search_docs SET len = 0, ord = 0');
+  },
+
+  async recreate(tx) {
+    await tx.exec(`DROP TABLE IF EXISTS search_postings; DROP TABLE IF EXISTS search_fts; ${FTS_DDL}`);
+    await tx.run('DELETE FROM search_owners');
+    await tx.run('UPDATE search_docs SET len = 0, ord = 0');
+  },
+
+  async clearOwner(tx, owner) {
+    await tx.run('DELETE FROM search_fts WHERE rowid IN (SELECT doc_id FROM search_docs WHERE owner = ?)', [
+      owner,
+    ]);
+    await tx.run('UPDATE search_owners SET docs = 0, tokens = 0, last_ord = 0 WHERE owner = ?', [owner]);
+    await tx.run('UPDATE search_docs SET len = 0, ord = 0 WHERE owner = ?', [owner]);
   },
 
   rewrite: (tx, docs) => writeAll(tx, docs),
