@@ -97,6 +97,30 @@ describe.each(ENGINES)('recall over the knowledge layer on %s', (engine) => {
     expect(ids(items).indexOf('z1')).toBeLessThan(ids(items).indexOf('z3'));
   });
 
+  it('the graph channel reaches a memory whose subject is the object, by any of its names', async () => {
+    // Published before the other events are ingested: the batch holds only its own event.
+    await f.publish(
+      OWNER,
+      [said('他下个月升任销售总监', '2026-11-07 10:00', { event_id: 'p1' })],
+      [
+        {
+          kind: 'fact',
+          fact_kind: 'profile',
+          subject: '李卫东',
+          predicate: '职位',
+          object: '销售总监',
+          text: '职位是销售总监',
+          sources: ['p1'],
+          quotes: [{ event_id: 'p1', text: '销售总监' }],
+        },
+      ],
+    );
+    const { li } = await seedPeople();
+    const [fact] = await recall('老李', { kinds: ['fact'] });
+    expect(fact).toMatchObject({ kind: 'fact', via: { object_id: li, name: '李卫东' } });
+    expect(fact?.channels.graph).toBe(1);
+  });
+
   it('kinds selects objects alone; an archived object comes back only when asked for', async () => {
     const { li } = await seedPeople();
     expect(ids(await recall('老李', { kinds: ['object'] }))).toEqual([li]);
