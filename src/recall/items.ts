@@ -35,7 +35,8 @@ const CHUNK_FACTOR = 2;
 
 /**
  * invariant: recall returns no revoked item, no superseded or retired memory unless asked for, and no revoked
- * or archived object unless asked for (test: src/recall/knowledge.test.ts "never returns").
+ * or archived object unless asked for (test: src/recall/knowledge.test.ts "never returns a revoked memory…",
+ * "returns the current fact by default…", "kinds selects objects alone…").
  */
 export async function pickVisible(
   db: Queryable,
