@@ -23,6 +23,7 @@ import { hanCharacters, tokenize } from '../text/tokenize.js';
 import { backgroundWeight, loadBackground, type Background } from './background.js';
 import { orderByCurrency, type Statement } from './current.js';
 import { knowledgeChannels } from './knowledge-channels.js';
+import { boostRules } from './rules.js';
 import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
@@ -50,6 +51,8 @@ export interface RankSettings {
   columns: ColumnWeights;
   /** Score factor of the user's own turns when the query speaks as the user. */
   firstPersonUserBoost: number;
+  /** Score factor of hits stating a standing rule when the query asks how something should be done. */
+  ruleBoost: number;
   /** Share of the rest of its session's vote added to a hit, and how many hits make a vote. */
   sessionVote: { weight: number; top: number };
   /** Best BM25 hits that the recency channel re-orders by time, and the current channel by currency. */
@@ -83,6 +86,7 @@ export const RANK_DEFAULTS: RankSettings = {
   },
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
+  ruleBoost: 1.5,
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 5 },
@@ -138,7 +142,10 @@ export async function rankDocuments(
   // One pass ranks overall and inside the spans: the time channel finds what the plain ranking holds too
   // low to return.
   const scored = await searchBm25(db, selection, filters, { ...bm25Options, spans: plan.spans });
-  const bm25 = addSessionVotes(boostRole(scored.hits, 'user', boost), weight, top);
+  const ruled = plan.rule
+    ? await boostRules(db, filters.owner, scored.hits, settings.ruleBoost)
+    : scored.hits;
+  const bm25 = addSessionVotes(boostRole(ruled, 'user', boost), weight, top);
   const timed = boostRole(scored.timed, 'user', boost);
   const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
   const { weights } = settings;
