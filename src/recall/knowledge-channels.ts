@@ -6,7 +6,7 @@ import { OBJECT_DOC_KIND } from '../knowledge/object-index.js';
 import { indexOf, type Bm25Hit, type DocFilters, type DocHit, type TermSelection } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import { tokenize } from '../text/tokenize.js';
-import { docsByRef, memoriesAbout } from './knowledge-docs.js';
+import { docsByRef, mayNameObject, memoriesAbout } from './knowledge-docs.js';
 import type { Via } from './schema.js';
 
 /** Objects a query names, at most (longest matches first). */
@@ -51,7 +51,7 @@ export async function knowledgeChannels(
   options: { includeArchived?: boolean | undefined } = {},
 ): Promise<KnowledgeHits> {
   const owner = search.selection.owner;
-  if (!owner) return EMPTY;
+  if (!owner || !(await mayNameObject(db, filters.owner, query))) return EMPTY;
   const named = (
     await objectsForQuery(db, filters.owner, query, { includeArchived: options.includeArchived })
   )

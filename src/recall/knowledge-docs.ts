@@ -1,5 +1,5 @@
 // The index documents of known refs (what an object links to) and the memories whose subject is an object.
-import { namesOf, type NamedObject } from '../knowledge/alias-lookup.js';
+import { mentionCandidates, namesOf, type NamedObject } from '../knowledge/alias-lookup.js';
 import { normName } from '../knowledge/names.js';
 import { MEMORY_KINDS } from '../observe/observe.js';
 import { filterSql, type DocFilters, type DocHit } from '../search/search.js';
@@ -8,6 +8,27 @@ import { int, row, str } from '../storage/rows.js';
 
 /** Refs read at most: an object cited by thousands of events links to everything. */
 export const MAX_LINKED = 500;
+
+const AnyRow = row({ n: int });
+/** Name lookups per query at most (a 4,000-character query has many spans). */
+const MAX_CANDIDATES = 2_000;
+
+/**
+ * Whether the query may name an object: one round trip over the name and alias indexes, so a query that
+ * names none (most) costs recall a single lookup, not the full one.
+ */
+export async function mayNameObject(db: Queryable, owner: string, query: string): Promise<boolean> {
+  const spans = mentionCandidates(query).slice(0, MAX_CANDIDATES);
+  if (spans.length === 0) return false;
+  const rows = await db.all(
+    AnyRow,
+    `SELECT 1 AS n FROM objects WHERE owner = ? AND norm_name IN (${marks(spans.length)})
+     UNION ALL SELECT 1 AS n FROM object_aliases WHERE owner = ? AND norm_alias IN (${marks(spans.length)})
+     LIMIT 1`,
+    [owner, ...spans, owner, ...spans],
+  );
+  return rows.length > 0;
+}
 
 const DocRow = row({ docId: int, kind: str, ref: str, at: int });
 const AboutRow = row({ memory_id: str, norm_subject: str });
