@@ -52,6 +52,7 @@ describe('runEval --embed on the LoCoMo fixture', () => {
       outDir: join(dir, 'plain'),
       ks: [1, 5],
       baseline: true,
+      observe: false,
     });
     expect(embeddings.requests).toHaveLength(0);
     const result = await runEval({
@@ -61,6 +62,8 @@ describe('runEval --embed on the LoCoMo fixture', () => {
       ks: [1, 5],
       baseline: true,
       embed: embedConfig(),
+      // The scripted server counts the events' embeddings: no observed memories beside them.
+      observe: false,
     });
     if (!result.ok || !plain.ok) throw new Error('eval failed');
     const { metrics, files } = result.value;
@@ -139,6 +142,8 @@ describe('runEval --embed on the LoCoMo fixture', () => {
       outDir: join(dir, 'degraded'),
       ks: [5],
       embed: embedConfig(),
+      // The scripted server counts the events' embeddings: no observed memories beside them.
+      observe: false,
     });
     if (!result.ok) throw new Error(result.issues.join('; '));
     const { metrics, files } = result.value;
@@ -157,7 +162,7 @@ describe('runEval --embed on the LoCoMo fixture', () => {
     embeddings.push({ status: 401, raw: '{"error":"bad key"}' });
     const out = join(dir, 'failed');
     await expect(
-      runEval({ dataset: 'locomo', dataFile: locomoFile, outDir: out, embed: embedConfig() }),
+      runEval({ dataset: 'locomo', dataFile: locomoFile, outDir: out, embed: embedConfig(), observe: false }),
     ).rejects.toMatchObject({
       name: 'MemoryError',
       code: 'EMBEDDING_FAILED',
@@ -176,6 +181,8 @@ describe('runEval --embed on the DuLeMon fixture', () => {
       dataFile: writeData('dulemon.json', dulemonFixture.map((s) => JSON.stringify(s)).join('\n')),
       outDir: join(dir, 'dulemon'),
       embed: embedConfig(),
+      // The scripted server counts the events' embeddings: no observed memories beside them.
+      observe: false,
     });
     if (!result.ok) throw new Error(result.issues.join('; '));
     const records = readRecords(result.value.files.questions);

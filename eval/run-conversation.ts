@@ -3,12 +3,14 @@ import { performance } from 'node:perf_hooks';
 import type { IngestResult, LocalClient, RecallItem, RecallResult } from '../src/index.js';
 import { createBaseline, type Baseline } from './baseline.js';
 import type { EmbeddingModel } from './embed.js';
+import type { ObserveAll } from './observe.js';
 import { rankSessions } from './metrics.js';
 import type { DatasetModule, EvalConversation, EvalQuery, EvalUnit, QueryScores } from './types.js';
 
 /** The API takes at most this many events per ingest call. */
 const INGEST_BATCH = 1000;
 const MAX_QUERY_CHARS = 4000;
+const RECALL_WAIT_MS = 60_000;
 
 export interface SystemAnswer {
   ranked: string[];
@@ -65,6 +67,8 @@ export interface RunConversationOptions {
   onQuery?: (record: QueryRecord) => void;
   /** `--embed`: a client of the same store with the vector channel on, and what embeds the store. */
   vectors?: { client: LocalClient; drain: (label: string) => Promise<EmbeddingModel> };
+  /** Observes what was ingested before each question (objects and aliases for the alias channel). */
+  observe?: ObserveAll;
 }
 
 const toEvent = (u: EvalUnit) => ({
@@ -127,9 +131,10 @@ export async function runConversation(
       query: text,
       limit,
       at: query.at,
-      // The harness measures the answer, not the wait budget: over PostgreSQL or an embedding endpoint the
-      // default 75 ms would answer pending.
-      wait_ms: 60_000,
+      // The gold is events: memories and objects the observer derived would only crowd them out.
+      kinds: ['event'],
+      // Quality is measured, not the wait budget: a loaded machine must not turn answers into `pending`.
+      wait_ms: RECALL_WAIT_MS,
     });
     const latencyMs = performance.now() - started;
     const evidenceChannels: NonNullable<SystemAnswer['evidence_channels']> = {};
@@ -158,6 +163,7 @@ export async function runConversation(
   const records: QueryRecord[] = [];
   for (const query of queries) {
     await storeUpTo(Math.min(query.visibleUnits ?? units.length, units.length));
+    await options.observe?.(conversation.owner);
     const embedding = await options.vectors?.drain(conversation.owner);
     const text = query.text.slice(0, MAX_QUERY_CHARS);
     const mnemo = await ask(client, query, text);

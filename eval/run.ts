@@ -22,6 +22,7 @@ import {
   type StoreEmbedder,
 } from './embed.js';
 import { defaultOutDir, sharedDataFile } from './paths.js';
+import { createObserveAll, type ObserveTotals } from './observe.js';
 import { createEvalSchema, type DatabaseConfig, type EvalSchema } from './postgres-store.js';
 import { silentProgress, type Progress } from './progress.js';
 import { renderRecallPlot, renderReport } from './report.js';
@@ -53,6 +54,8 @@ export interface EvalOptions {
    * every question is asked with the vector channel ("mnemo+vectors") and without it ("mnemo").
    */
   embed?: EmbedConfig;
+  /** false: ask without observing first (no objects, aliases or facts); default: the heuristic observer runs. */
+  observe?: boolean;
   /** Set: the store is a fresh schema of this PostgreSQL database (dropped after the run), not SQLite. */
   database?: DatabaseConfig;
   progress?: Progress;
@@ -80,6 +83,8 @@ export interface EvalMetrics {
   skipped: SkippedQuery[];
   notes: string[];
   ingest: { accepted: number; duplicates: number; rejected: number };
+  /** What the heuristic observer published before the questions were asked. */
+  observed: ObserveTotals;
   wall_ms: { total: number; ingest_and_recall: number };
   /** mnemo_vectors: with the vector channel (`--embed`); mnemo: without it, over the same stores. */
   systems: { mnemo: MnemoSummary; mnemo_vectors?: MnemoSummary; baseline?: SystemSummary };
@@ -146,6 +151,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
   const storeDir = mkdtempSync(join(tmpdir(), 'mnemo-eval-'));
   const ingest: IngestTotals = { accepted: 0, duplicates: 0, rejected: [] };
   const records: QueryRecord[] = [];
+  const observed: ObserveTotals = { batches: 0, memories: 0, objects: 0, refused: 0 };
   const runStarted = performance.now();
   let embedder: StoreEmbedder | undefined;
   let schema: EvalSchema | undefined;
@@ -184,6 +190,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
           baseline: withBaseline,
           ingest,
           ...(vectors ? { vectors } : {}),
+          ...(options.observe === false ? {} : { observe: createObserveAll(service, observed) }),
           onQuery: () => progress.tick(conversation.owner),
         });
         records.push(...done);
@@ -238,6 +245,7 @@ export async function runEval(options: EvalOptions): Promise<Result<EvalOutcome>
       ...ingest.rejected.map((r) => `ingest rejected ${r.event_id}: ${r.code} ${r.message}`),
     ],
     ingest: { accepted: ingest.accepted, duplicates: ingest.duplicates, rejected: ingest.rejected.length },
+    observed,
     wall_ms: { total: 0, ingest_and_recall: Math.round(runMs) },
     systems: {
       mnemo,

@@ -61,6 +61,7 @@ const answers = async (client: ReturnType<typeof createLocalClient>) =>
       const r = await client.call<{ items: Array<{ id: string; score: number }> }>('memory.recall', {
         owner: 'me',
         query,
+        // PostgreSQL under load: the default 75 ms budget may answer pending.
         wait_ms: 60_000,
       });
       return r.items.map((i) => [i.id, i.score]);

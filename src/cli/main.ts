@@ -281,6 +281,10 @@ export async function main(
       .option('--subset <n>', 'only the first N conversations or questions', positiveInt(1_000_000))
       .option('--baseline', 'also run the BM25 baseline', false)
       .option(
+        '--no-observe',
+        'ask without running the heuristic observer over the store first (no objects, aliases or facts)',
+      )
+      .option(
         '--embed',
         'also measure the vector channel: embed each store with the MNEMO_EMBED_* model, ask with and without it',
         false,

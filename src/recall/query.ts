@@ -2,6 +2,7 @@
 import { hanCharacters, isStopWord, queryTerms } from '../text/tokenize.js';
 import { DAY, type Span } from './calendar.js';
 import { asksForCurrent } from './current.js';
+import { asksForRule } from './rules.js';
 import type { Dictionary } from './dictionary.js';
 import { maskChineseFunctionWords } from './query-zh.js';
 import { parseTimeIntent, type TimeOrder } from './time-intent.js';
@@ -21,6 +22,8 @@ export interface QueryPlan {
   firstPerson: boolean;
   /** The query asks about the present state (现在, 目前, currently, still): the newest statement wins. */
   current: boolean;
+  /** The query asks how something should be done: standing rules ("以后…", "from now on") weigh more. */
+  rule: boolean;
 }
 
 export interface PlanOptions {
@@ -69,6 +72,7 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
     spans: intent.spans.map(padSpan),
     firstPerson: FIRST_PERSON.test(query.toLowerCase()),
     current: asksForCurrent(query.normalize('NFKC').toLowerCase()),
+    rule: asksForRule(query),
   };
   if (intent.order) plan.order = intent.order;
   return plan;

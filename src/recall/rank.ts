@@ -22,9 +22,12 @@ import { getEventsByIds } from '../ingest/store.js';
 import { hanCharacters, tokenize } from '../text/tokenize.js';
 import { backgroundWeight, loadBackground, type Background } from './background.js';
 import { orderByCurrency, type Statement } from './current.js';
+import { knowledgeChannels } from './knowledge-channels.js';
+import { boostRules } from './rules.js';
 import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
+import type { Via } from './schema.js';
 
 export interface ChannelWeights {
   bm25: number;
@@ -37,6 +40,10 @@ export interface ChannelWeights {
   neighbour: number;
   /** For a question about the present: the best hits no later one on their subject supersedes, newest first. */
   current: number;
+  /** The query again with the other names of the objects it names. */
+  alias: number;
+  /** What the named objects link to, one hop: below the direct matches. */
+  graph: number;
 }
 
 export interface RankSettings {
@@ -44,6 +51,8 @@ export interface RankSettings {
   columns: ColumnWeights;
   /** Score factor of the user's own turns when the query speaks as the user. */
   firstPersonUserBoost: number;
+  /** Score factor of hits stating a standing rule when the query asks how something should be done. */
+  ruleBoost: number;
   /** Share of the rest of its session's vote added to a hit, and how many hits make a vote. */
   sessionVote: { weight: number; top: number };
   /** Best BM25 hits that the recency channel re-orders by time, and the current channel by currency. */
@@ -64,9 +73,20 @@ export interface RankSettings {
  */
 export const RANK_DEFAULTS: RankSettings = {
   // vector: as much as bm25 until a real embedding model is measured (docs/BENCHMARKS.md).
-  weights: { bm25: 1, id: 1, time: 1, recency: 0.5, vector: 1, neighbour: 0.7, current: 0.5 },
+  weights: {
+    bm25: 1,
+    id: 1,
+    time: 1,
+    recency: 0.5,
+    vector: 1,
+    neighbour: 0.7,
+    current: 0.5,
+    alias: 1,
+    graph: 0.5,
+  },
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
+  ruleBoost: 1.5,
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 5 },
@@ -81,6 +101,8 @@ export interface Ranking {
   selection: TermSelection;
   /** Each selected term's weight in the ranking: its idf times its translation and background weights. */
   termWeights: Map<string, number>;
+  /** The object each alias or graph hit came through. */
+  via: Map<number, Via>;
 }
 
 /** Raw identifiers typed in the query (kept before tokenizing, so case and punctuation match stored ids). */
@@ -102,12 +124,10 @@ export async function rankDocuments(
   settings: RankSettings,
   /** The vector channel's hits, nearest first; started by the caller so the embedding call overlaps BM25. */
   vector?: Promise<readonly DocHit[]>,
+  knowledge: { includeArchived?: boolean | undefined } = {},
 ): Promise<Ranking> {
-  const selection = await selectTerms(db, filters.owner, [
-    ...plan.terms,
-    ...plan.chars,
-    ...plan.translated.map((t) => t.term),
-  ]);
+  const queryTerms = [...plan.terms, ...plan.chars, ...plan.translated.map((t) => t.term)];
+  const selection = await selectTerms(db, filters.owner, queryTerms);
   const termWeights = translatedWeights(plan, selection, settings.translatedWeight);
   if (settings.background && selection.owner) {
     const background = settings.background === true ? loadBackground() : settings.background;
@@ -122,19 +142,44 @@ export async function rankDocuments(
   // One pass ranks overall and inside the spans: the time channel finds what the plain ranking holds too
   // low to return.
   const scored = await searchBm25(db, selection, filters, { ...bm25Options, spans: plan.spans });
-  const bm25 = addSessionVotes(boostRole(scored.hits, 'user', boost), weight, top);
+  const ruled = plan.rule
+    ? await boostRules(db, filters.owner, scored.hits, settings.ruleBoost)
+    : scored.hits;
+  const bm25 = addSessionVotes(boostRole(ruled, 'user', boost), weight, top);
   const timed = boostRole(scored.timed, 'user', boost);
   const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
+  const { weights } = settings;
+  const known =
+    weights.alias > 0 || weights.graph > 0
+      ? await knowledgeChannels(
+          db,
+          query,
+          filters,
+          candidates,
+          {
+            selection,
+            expanded: async (extra) => {
+              const wider = await selectTerms(db, filters.owner, [...queryTerms, ...extra]);
+              return (await searchBm25(db, wider, filters, bm25Options)).hits;
+            },
+          },
+          knowledge,
+        )
+      : undefined;
   const near = vector ? await vector : [];
 
   const docs = new Map<number, DocHit>();
-  for (const hit of [...bm25, ...timed, ...ids, ...near]) if (!docs.has(hit.docId)) docs.set(hit.docId, hit);
-  const { weights } = settings;
+  const all = [...bm25, ...timed, ...ids, ...near, ...(known?.alias ?? []), ...(known?.graph ?? [])];
+  for (const hit of all) if (!docs.has(hit.docId)) docs.set(hit.docId, hit);
   const lists: RankedList<number>[] = [
     { channel: 'bm25', weight: weights.bm25, keys: bm25.map((h) => h.docId) },
     { channel: 'id', weight: weights.id, keys: ids.map((h) => h.docId) },
     { channel: 'time', weight: weights.time, keys: timed.map((h) => h.docId) },
   ];
+  if (known && known.alias.length > 0)
+    lists.push({ channel: 'alias', weight: weights.alias, keys: known.alias.map((h) => h.docId) });
+  if (known && known.graph.length > 0)
+    lists.push({ channel: 'graph', weight: weights.graph, keys: known.graph.map((h) => h.docId) });
   if (near.length > 0)
     lists.push({ channel: 'vector', weight: weights.vector, keys: near.map((h) => h.docId) });
   if (plan.current && weights.current > 0) {
@@ -165,7 +210,7 @@ export async function rankDocuments(
   const weightsOut = new Map(
     selection.selected.map((t) => [t.term, idf(selection.docs, t.df) * (termWeights.get(t.term) ?? 1)]),
   );
-  return { fused, docs, selection, termWeights: weightsOut };
+  return { fused, docs, selection, termWeights: weightsOut, via: known?.via ?? new Map() };
 }
 
 /**

@@ -3,19 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { VectorSearch } from '../embed/embed.js';
-import { getEventsByIds } from '../ingest/store.js';
-import { getMemoriesByIds, type MemoryWithSources } from '../observe/observe.js';
-import type { DocHit } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
 import { hanCharacters, tokenize } from '../text/tokenize.js';
 import { loadDictionary, type Dictionary } from './dictionary.js';
+import { itemOf, pickVisible, textOf } from './items.js';
 import { planQuery } from './query.js';
 import { RANK_DEFAULTS, rankDocuments, type ChannelWeights } from './rank.js';
 import { RECALL_KINDS, type RecallItem, type RecallParams, type RecallResult } from './schema.js';
 
 export { loadDictionary } from './dictionary.js';
 
-export const RECALL_TEXT_LIMIT = 1_200;
+export { RECALL_TEXT_LIMIT } from './items.js';
 /** Items whose `match` is computed (reading their text again costs about 0.1 ms each). */
 export const MATCH_ITEMS = 10;
 
@@ -44,7 +42,6 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   });
   const filters = {
     owner: params.owner,
-    // Object documents are not recall items yet (the knowledge part of recall adds them).
     kinds: params.kinds ?? RECALL_KINDS,
     from: params.from,
     to: params.to,
@@ -56,7 +53,7 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   // vector table, calls no server and recalls exactly as before"). Started first: the query's embedding
   // is fetched while the other channels run.
   const vector = options.vectors?.search(params.query, filters, candidates);
-  const { fused, docs, selection, termWeights } = await rankDocuments(
+  const { fused, docs, selection, termWeights, via } = await rankDocuments(
     db,
     params.query,
     plan,
@@ -64,46 +61,15 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
     candidates,
     settings,
     vector?.then((outcome) => outcome.hits),
+    { includeArchived: params.include_archived },
   );
   const degraded = (await vector)?.degraded;
 
-  const hits = fused.slice(0, params.limit).map((f) => ({ fused: f, hit: docs.get(f.key) as DocHit }));
-  const events = await getEventsByIds(
-    db,
-    params.owner,
-    hits.filter((h) => h.hit.kind === 'event').map((h) => h.hit.ref),
-  );
-  const eventById = new Map(events.map((e) => [e.event_id, e]));
   const items: RecallItem[] = [];
-  const memories = await getMemoriesByIds(
-    db,
-    params.owner,
-    hits.filter((h) => h.hit.kind !== 'event').map((h) => h.hit.ref),
-  );
-  const memoryById = new Map(memories.map((m) => [m.memory_id, m]));
-  for (const { fused: f, hit } of hits) {
-    const memory = hit.kind === 'event' ? undefined : memoryById.get(hit.ref);
-    const match = (text: string) => (items.length < MATCH_ITEMS ? { match: matchOf(text, termWeights) } : {});
-    if (memory) {
-      if (memory.status !== 'revoked')
-        items.push({ ...memoryItem(memory, f.score, f.ranks), ...match(memory.text) });
-      continue;
-    }
-    const event = hit.kind === 'event' ? eventById.get(hit.ref) : undefined;
-    if (!event) continue;
-    items.push({
-      id: event.event_id,
-      kind: 'event',
-      text: event.text.slice(0, RECALL_TEXT_LIMIT),
-      truncated: event.text.length > RECALL_TEXT_LIMIT,
-      at: new Date(event.at).toISOString(),
-      score: Number(f.score.toFixed(6)),
-      ...match(event.text),
-      source_refs: [event.event_id],
-      channels: f.ranks,
-      session_id: event.session_id,
-      task_id: event.task_id,
-    });
+  for (const picked of await pickVisible(db, params, fused, docs)) {
+    const item = itemOf(picked, via.get(picked.fused.key));
+    if (!item) continue;
+    items.push(items.length < MATCH_ITEMS ? { ...item, match: matchOf(textOf(picked), termWeights) } : item);
   }
   const result: RecallResult = {
     status: 'ready',
@@ -118,21 +84,6 @@ export async function recallMemory(db: Queryable, params: RecallParams, options:
   };
   return result;
 }
-
-/** A memory hit: its source_refs are the cited event ids, expandable through memory.evidence.get. */
-const memoryItem = (m: MemoryWithSources, score: number, channels: RecallItem['channels']): RecallItem => ({
-  id: m.memory_id,
-  kind: m.kind,
-  text: m.text.slice(0, RECALL_TEXT_LIMIT),
-  truncated: m.text.length > RECALL_TEXT_LIMIT,
-  at: new Date(m.at).toISOString(),
-  score: Number(score.toFixed(6)),
-  source_refs: m.sources,
-  status: m.status as NonNullable<RecallItem['status']>,
-  channels,
-  session_id: m.session_id,
-  task_id: m.task_id,
-});
 
 /**
  * How much of the query a text holds: the share of the selected terms' weight found in it (0–1). An answer

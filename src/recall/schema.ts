@@ -1,9 +1,14 @@
 // Params and results of the read methods.
 import { z } from 'zod';
 import { EVENT_KINDS, EVENT_ROLES, OwnerSchema, TimeSchema } from '../ingest/schema.js';
-import { MEMORY_KINDS, MEMORY_STATUSES } from '../observe/observe.js';
+import { LIFECYCLES } from '../knowledge/lifecycle.js';
+import { OBJECT_DOC_KIND } from '../knowledge/object-index.js';
+import { OBJECT_TYPES } from '../knowledge/objects.js';
+import { RECALL_VISIBILITY_PARAMS } from '../knowledge/visibility.js';
+import { MEMORY_KINDS } from '../observe/observe.js';
 
-export const RECALL_KINDS = ['event', ...MEMORY_KINDS] as const;
+/** What recall returns: events, memories (facts among them: the current ones by default), objects. */
+export const RECALL_KINDS = ['event', ...MEMORY_KINDS, OBJECT_DOC_KIND] as const;
 
 export const RecallParamsSchema = z.object({
   owner: OwnerSchema,
@@ -21,6 +26,9 @@ export const RecallParamsSchema = z.object({
   task_id: z.string().min(1).optional(),
   /** Reference time of the query (default: now), for relative time expressions. */
   at: TimeSchema.optional(),
+  ...RECALL_VISIBILITY_PARAMS,
+  /** Archived objects too (a rejected project); revoked ones never. */
+  include_archived: z.boolean().optional(),
 });
 export type RecallParams = z.output<typeof RecallParamsSchema>;
 
@@ -37,7 +45,15 @@ export const ChannelRanksSchema = z.object({
   neighbour: z.number().int().optional(),
   /** For a question about the present: rank among the best hits no later one on their subject supersedes. */
   current: z.number().int().optional(),
+  /** Rank among the hits of the query with the other names of the objects it names ("老李" → 李卫东). */
+  alias: z.number().int().optional(),
+  /** Rank among what the named objects link to, one hop: their sources, relations' sources, memories. */
+  graph: z.number().int().optional(),
 });
+
+/** The object an alias or graph hit came through. */
+export const ViaSchema = z.object({ object_id: z.string(), name: z.string() });
+export type Via = z.infer<typeof ViaSchema>;
 
 export const RecallItemSchema = z.object({
   id: z.string(),
@@ -50,9 +66,15 @@ export const RecallItemSchema = z.object({
    * every item when nothing answers the query. */
   match: z.number().optional(),
   source_refs: z.array(z.string()),
-  /** Memories only: a candidate is not yet a confirmed fact or an approved rule. */
-  status: z.enum(MEMORY_STATUSES).optional(),
+  /** Memories: their lifecycle (a candidate is not yet a confirmed fact or an approved rule); objects: theirs. */
+  status: z.enum([...LIFECYCLES, 'archived']).optional(),
   channels: ChannelRanksSchema,
+  /** Alias and graph hits: the object the query named that led here. */
+  via: ViaSchema.optional(),
+  /** Objects only: what the object is called and what else it goes by. */
+  name: z.string().optional(),
+  type: z.enum(OBJECT_TYPES).optional(),
+  aliases: z.array(z.string()).optional(),
   session_id: z.string().nullable(),
   task_id: z.string().nullable(),
 });

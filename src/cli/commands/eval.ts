@@ -10,6 +10,8 @@ export interface EvalCommandOptions {
   subset?: number;
   baseline: boolean;
   embed: boolean;
+  /** commander's `--no-observe`: false asks without running the heuristic observer first. */
+  observe: boolean;
   engine: 'sqlite' | 'postgres';
 }
 
@@ -58,6 +60,7 @@ export async function evalCommand(
     dataset,
     ks: options.k,
     baseline: options.baseline,
+    observe: options.observe,
     ...(embed ? { embed } : {}),
     ...(store ? { database: store } : {}),
     progress: createProgress(io.err),
