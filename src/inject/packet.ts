@@ -1,7 +1,7 @@
 // memory.packet.build: candidates from recall within its wait budget (model-free), read again from the store,
 // then ranked, deduplicated against the packet and the session's delivered packets, budgeted and passed
 // through the safety gate; the packet (ids, digests, numbers) and one audit record are stored together.
-import { RecallParamsSchema } from '../recall/schema.js';
+import { RECALL_KINDS, RecallParamsSchema } from '../recall/schema.js';
 import { row, nstr } from '../storage/rows.js';
 import { newAuditId, writeAudit } from './audit.js';
 import { readCandidates } from './packet-candidates.js';
@@ -37,6 +37,8 @@ async function ringQuery(rt: InjectRuntime, owner: string, sessionId: string, no
 }
 
 /** What asked for the packet: the query, else the gate's latest firing trigger in the session. */
+const PACKET_KINDS = RECALL_KINDS.filter((k) => k !== 'object');
+
 async function triggerOf(rt: InjectRuntime, p: PacketBuildParams): Promise<string> {
   if (p.query !== undefined) return 'query';
   const last = await rt.driver.one(
@@ -60,7 +62,15 @@ export async function buildPacket(
   const started = rt.now();
   const query = p.query ?? (await ringQuery(rt, owner, sessionId, started));
   if (query.trim() === '') return { packet: null, reason: 'no_query', dropped: [] };
-  const search = RecallParamsSchema.parse({ owner, query, limit: cfg.maxCandidates });
+  // Superseded memories are asked for so that their drop has its reason; objects are not packet items
+  // (their facts and events are).
+  const search = RecallParamsSchema.parse({
+    owner,
+    query,
+    limit: cfg.maxCandidates,
+    kinds: PACKET_KINDS,
+    include_superseded: true,
+  });
   const answer = await recallWithin(rt, recall, { ...search, wait_ms: p.wait_ms });
   if (answer.status === 'pending') {
     return { packet: null, reason: 'pending', dropped: [], request_id: answer.request_id };
