@@ -48,7 +48,8 @@ export const isLatinName = (s: string): boolean => LATIN_NAME.test(s);
 // it into one dictionary word is a common word (商量, 高兴, 方便), not a name (郑|伟, 王|建国).
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
-/** Is `s` (surname first) a common word rather than a name? invariant: heuristic-aliases.test.ts "common words". */
+/** Is `s` (surname first) a common word rather than a name? */
+// invariant: no common word is a name — heuristic-aliases.test.ts "never makes a person of a pronoun, a common word, …"
 export function isCommonWord(s: string, surname: string): boolean {
   const first = SEGMENTER.segment(s)[Symbol.iterator]().next().value?.segment ?? '';
   return first.length > surname.length;
