@@ -28,7 +28,8 @@ describe('proposeAliases', () => {
   it('reads a parenthesised alias after a name, in full-width and ASCII brackets, Chinese and English', () => {
     expect(persons('李卫东（老李）下周回来')).toEqual([['李卫东', ['老李'], null]]);
     expect(persons('我和李卫东(老李)去吃饭')).toEqual([['李卫东', ['老李'], null]]);
-    expect(persons('王总（王建国）明天到')).toEqual([['王总', ['王建国'], null]]);
+    expect(persons('王总（王建国）明天到')).toEqual([['王建国', ['王总'], null]]);
+    expect(persons('微信已发送给 老周（周屹）：今晚家长会')).toEqual([['周屹', ['老周'], null]]);
     expect(persons('Meet Tony (唐志远), our tech lead')).toEqual([['Tony', ['唐志远'], null]]);
     expect(persons('唐志远（Tony）负责排班')).toEqual([['唐志远', ['Tony'], null]]);
   });
@@ -56,7 +57,7 @@ describe('proposeAliases', () => {
 
   it('reads <name>是<role> as a person with that role', () => {
     expect(persons('小赵是行政，负责报销')).toEqual([['小赵', [], '小赵是行政']]);
-    expect(persons('我们公司的张三是财务')).toEqual([['张三', [], '张三是财务']]);
+    expect(persons('我们公司的张磊是财务')).toEqual([['张磊', [], '张磊是财务']]);
     expect(persons('Kevin是技术负责人')).toEqual([['Kevin', [], 'Kevin是技术负责人']]);
     expect(persons('孙莉是测试组长。')).toEqual([['孙莉', [], '孙莉是测试组长']]);
   });
@@ -84,8 +85,52 @@ describe('proposeAliases', () => {
     }
   });
 
-  it('reads only the user’s own words', () => {
+  it('reads the user’s words and tool output, never the agent’s', () => {
     expect(proposeAliases([ev('李卫东（老李）到了', { role: 'agent', kind: 'agent_reply' })])).toEqual({});
+    expect(
+      proposeAliases([ev('出席：茶里茶外钱明总、孟佳', { role: 'agent', kind: 'agent_reply' })]),
+    ).toEqual({});
+    const tool = proposeAliases([
+      ev('微信已发送给 婆婆（许美娟）：辛苦您了', { role: 'tool', kind: 'tool_result' }),
+    ]);
+    expect(tool.objects?.map((o) => [o.name, o.aliases ?? []])).toEqual([
+      ['我', []],
+      ['许美娟', ['我婆婆']],
+    ]);
+    expect(tool.relations?.map((r) => r.type)).toEqual(['mother_in_law']);
+  });
+
+  it('reads a relative’s contact entry, a title beside a full name and names side by side', () => {
+    expect(persons('微信已发送给 妈（王淑芬）：爸的手术改了')).toEqual([['王淑芬', ['我妈'], null]]);
+    expect(persons('我婆婆（许美娟）下午来接')).toEqual([['许美娟', ['我婆婆'], null]]);
+    expect(persons('出席：茶里茶外钱明总、孟佳和你')).toEqual([['钱明', ['钱总'], null]]);
+    expect(persons('钱明总那边同意了')).toEqual([['钱明', ['钱总'], null]]);
+    expect(persons('3. 陈薇 Vivian <vivian.chen@example.com>')).toEqual([['陈薇', ['Vivian'], null]]);
+    expect(persons('Meet Tony 唐志远, our tech lead')).toEqual([['唐志远', ['Tony'], null]]);
+    expect(persons('李卫东，大家都叫他老李')).toEqual([['李卫东', ['老李'], null]]);
+    expect(persons('唐志远，英文名叫 Tony')).toEqual([['唐志远', ['Tony'], null]]);
+    expect(persons('老郑即郑伟')).toEqual([['郑伟', ['老郑'], null]]);
+  });
+
+  it('never makes a person of a pronoun, a common word, a kin word alone or a mail header (common words)', () => {
+    for (const text of [
+      '我回去跟我妈商量。',
+      '跟我妈商量好了，晶体用进口的',
+      '我妈高兴坏了',
+      '他妈（王淑芬）',
+      '妈（下午）来电',
+      '邮件已发送：To 郑伟，Cc 黄启航',
+      'From 陈薇 Re 周报',
+      '安排 Kevin 去开会',
+      '王明就是王刚推荐的',
+      '李明总是迟到',
+      '我们总结一下',
+      '方便的话（明天）回个电话',
+      'my wife said so',
+    ]) {
+      expect(proposeAliases([ev(text, { role: 'tool', kind: 'tool_result' })]), text).toEqual({});
+      expect(proposeAliases([ev(text)]), text).toEqual({});
+    }
   });
 });
 

@@ -1,8 +1,12 @@
 // Explicit name forms in the user's words, recognised without a model: a parenthesised alias after a name
 // (李卫东（老李）, Tony (唐志远)), X就是Y (老李就是李卫东), a relative and their name (我爱人林晓, my wife Sarah),
-// and <name>是<role> (小赵是行政). Each becomes a proposed person, quoting the words it came from.
+// and <name>是<role> (小赵是行政); in the variants logs use: a relative's contact entry (婆婆（许美娟）), a full name
+// with a title (茶里茶外钱明总 → 钱总), a Chinese and an English name side by side (陈薇 Vivian), 叫他/称呼她.
+// Each becomes a proposed person, quoting the words it came from. A name must look like one (heuristic-names.ts):
+// pronouns, common words (商量) and kin words alone are never a person.
 import {
   isFamiliar,
+  isFullHanName,
   isHanName,
   isLatinName,
   isPersonName,
@@ -26,7 +30,22 @@ interface Statement {
 
 const LATIN = '[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}';
 const PAREN = new RegExp(`(\\p{Script=Han}+|${LATIN})\\s*[（(]\\s*([^（）()\\n]{1,24}?)\\s*[）)]`, 'gu');
-const SAME = new RegExp(`(\\p{Script=Han}+?|${LATIN})\\s*也?就是\\s*(\\p{Script=Han}+|${LATIN})`, 'gu');
+const SAME = new RegExp(
+  `(\\p{Script=Han}+?|${LATIN})\\s*(?:也?就是|即)\\s*(\\p{Script=Han}+|${LATIN})`,
+  'gu',
+);
+/** 李卫东，大家都叫他老李 / 唐志远，英文名叫 Tony. */
+const CALLED = new RegExp(
+  `(\\p{Script=Han}+)\\s*[，,]?\\s*(?:大家|我们|同事们?|平时)?都?(?:叫他|叫她|喊他|喊她|称呼他|称呼她|英文名叫|英文名是)\\s*(\\p{Script=Han}{2}|${LATIN})(?![A-Za-z])`,
+  'gu',
+);
+/** A full name and 总 (茶里茶外钱明总、): the surname + 总 is how people address them. */
+const BOSS = /(\p{Script=Han}+?)总(?=$|[\s，。,.!！?？；;、）)]|那边|说)/gu;
+/** A Chinese and an English name side by side, either order (陈薇 Vivian, Tony 唐志远). */
+const SIDE_BY_SIDE = new RegExp(
+  `(?<![\\p{Script=Han}A-Za-z])(?:(\\p{Script=Han}{2,4}) (${LATIN})|(${LATIN}) (\\p{Script=Han}{2,4}))(?![\\p{Script=Han}A-Za-z])`,
+  'gu',
+);
 const KIN_ZH: Record<string, string> = {
   爱人: 'spouse',
   老婆: 'spouse',
@@ -96,6 +115,15 @@ const LEADING_WORDS = new Set([
   'My',
   'Please',
   'With',
+  'To',
+  'Cc',
+  'Bcc',
+  'From',
+  'Re',
+  'Fw',
+  'Fwd',
+  'Subject',
+  'Attn',
 ]);
 
 /** The name a run before a form ends with, and where it starts in the match. */
@@ -125,27 +153,80 @@ function isAliasOf(outer: string, inner: string): boolean {
 const quoteOf = (m: RegExpExecArray, run: string, name: string): string =>
   m[0].slice(run.lastIndexOf(name)).trim();
 
-function* statements(text: string): Generator<Statement> {
+/** A kin word that is the whole run or the user's (我婆婆, 我的妈妈), never someone else's (他妈). */
+function kinOf(run: string): string | undefined {
+  const kin = run.replace(/^我的?/u, '');
+  return KIN_ZH[kin] ? kin : undefined;
+}
+
+function* parenthesised(text: string): Generator<Statement> {
   for (const m of text.matchAll(PAREN)) {
-    const [, run = '', inner = ''] = m;
+    const [, run = '', rawInner = ''] = m;
+    const inner = rawInner.trim();
+    const kin = kinOf(run);
+    if (kin && isFullHanName(inner)) {
+      // A relative's contact entry: 婆婆（许美娟）, 妈（王淑芬）.
+      yield {
+        name: inner,
+        aliases: [`我${kin}`],
+        kin: KIN_ZH[kin],
+        quote: m[0].slice(m[0].indexOf(run)).trim(),
+      };
+      continue;
+    }
     const name = nameBefore(run);
-    if (name && isAliasOf(name, inner.trim()))
-      yield { name, aliases: [inner.trim()], quote: quoteOf(m, run, name) };
+    if (!name || !isAliasOf(name, inner)) continue;
+    const quote = quoteOf(m, run, name);
+    // 老周（周屹）, 王总（王建国）: the full name is the person, the familiar form or title an alias.
+    if (isFullHanName(inner) && isHanName(name) && !isFullHanName(name))
+      yield { name: inner, aliases: [name], quote };
+    else yield { name, aliases: [inner], quote };
   }
+}
+
+function* sameAs(text: string): Generator<Statement> {
   for (const m of text.matchAll(SAME)) {
     const [, left = '', right = ''] = m;
     const alias = nameBefore(left);
     const name = nameAfter(right);
-    if (alias && name && alias !== name) {
-      const quote = m[0].slice(left.lastIndexOf(alias), m[0].lastIndexOf(right) + name.length);
-      yield { name, aliases: [alias], quote };
-    }
+    // Two full names are two people (王明就是王刚推荐的), never one.
+    if (!alias || !name || alias === name || (isFullHanName(alias) && isFullHanName(name))) continue;
+    const quote = m[0].slice(left.lastIndexOf(alias), m[0].lastIndexOf(right) + name.length);
+    yield { name, aliases: [alias], quote };
   }
+  for (const m of text.matchAll(CALLED)) {
+    const [whole, run = '', alias = ''] = m;
+    const name = trailingName(run);
+    if (!name || !isFullHanName(name) || !(isFamiliar(alias) || isLatinName(alias))) continue;
+    yield { name, aliases: [alias], quote: whole.slice(whole.indexOf(run) + run.lastIndexOf(name)) };
+  }
+}
+
+function* titled(text: string): Generator<Statement> {
+  for (const m of text.matchAll(BOSS)) {
+    const [whole, run = ''] = m;
+    const name = trailingName(run);
+    if (!name || !isFullHanName(name) || [...name].length > 3) continue;
+    yield { name, aliases: [`${[...name][0] ?? ''}总`], quote: whole.slice(run.lastIndexOf(name)) };
+  }
+  for (const m of text.matchAll(SIDE_BY_SIDE)) {
+    const [whole, hanFirst, latinSecond, latinFirst, hanSecond] = m;
+    const han = hanFirst ?? hanSecond ?? '';
+    const latin = nameBefore(latinSecond ?? latinFirst ?? '') ?? '';
+    if (!isFullHanName(han) || !isLatinName(latin) || LEADING_WORDS.has(latin)) continue;
+    yield { name: han, aliases: [latin], quote: whole.slice(whole.indexOf(hanFirst ?? latin)) };
+  }
+}
+
+function* statements(text: string): Generator<Statement> {
+  yield* parenthesised(text);
+  yield* sameAs(text);
   for (const m of text.matchAll(KIN)) {
     const [whole, kin = '', run = ''] = m;
     const name = leadingName(run);
     const type = KIN_ZH[kin];
-    if (name && type)
+    // Only a full name follows a kin word as its name (我爱人林晓), never a verb (我妈商量).
+    if (name && isFullHanName(name) && type)
       yield {
         name,
         aliases: [`我${kin}`],
@@ -166,6 +247,7 @@ function* statements(text: string): Generator<Statement> {
       yield { name, aliases: [], body: quote, quote };
     }
   }
+  yield* titled(text);
 }
 
 const idsOf = (e: BatchEvent): string[] => e.event_ids ?? [e.event_id];
@@ -179,7 +261,8 @@ export function proposeAliases(events: readonly BatchEvent[]): Pick<ProposalInpu
   const relations: RelationProposal[] = [];
   const selfSources = new Set<string>();
   for (const e of events) {
-    if (e.role !== 'user') continue;
+    // The user's words and tool output (contact lists, mail headers); the agent restating a name is no evidence.
+    if (e.role !== 'user' && e.role !== 'tool') continue;
     for (const s of statements(e.text)) {
       const ref = `p${objects.length}`;
       objects.push({

@@ -44,6 +44,17 @@ const LATIN_NAME = /^[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}$/;
 
 export const isLatinName = (s: string): boolean => LATIN_NAME.test(s);
 
+// ICU's Chinese word dictionary (the one recall's query segmenter uses): a surname glued to the characters after
+// it into one dictionary word is a common word (商量, 高兴, 方便), not a name (郑|伟, 王|建国).
+const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** Is `s` (surname first) a common word rather than a name? */
+// invariant: no common word is a name — heuristic-aliases.test.ts "never makes a person of a pronoun, a common word, …"
+export function isCommonWord(s: string, surname: string): boolean {
+  const first = SEGMENTER.segment(s)[Symbol.iterator]().next().value?.segment ?? '';
+  return first.length > surname.length;
+}
+
 /** 老李, 小赵, 阿峰: a familiar form (an alias by nature). */
 export const isFamiliar = (s: string): boolean =>
   [...s].length === 2 && '老小阿'.includes(s[0] ?? '') && HAN.test(s) && !STOP_CHARS.has(s[1] ?? '');
@@ -58,8 +69,16 @@ export function isHanName(s: string): boolean {
   const surname = compound ?? (SURNAMES.has(chars[0] ?? '') ? (chars[0] ?? '') : undefined);
   if (surname === undefined) return false;
   const rest = s.slice(surname.length);
-  return TITLES.test(rest) || ([...rest].length >= 1 && [...rest].length <= 2);
+  if (TITLES.test(rest)) return true;
+  return [...rest].length >= 1 && [...rest].length <= 2 && !isCommonWord(s, surname);
 }
+
+/** A full name (surname + given name: 郑伟, 王建国), not a familiar form or a title (老郑, 钱总). */
+export const isFullHanName = (s: string): boolean =>
+  isHanName(s) && !isFamiliar(s) && !TITLE_TAIL.test(s) && !s.startsWith('老') && !s.startsWith('小');
+
+const TITLE_TAIL =
+  /(?:总|工|老师|医生|主任|经理|女士|先生|小姐|姐|哥|叔|阿姨|律师|教授|博士|老板|总监|师傅|大夫)$/;
 
 export const isPersonName = (s: string): boolean => isHanName(s) || isLatinName(s);
 
