@@ -9,7 +9,9 @@ import { createInjectRuntime, type InjectRuntime } from '../inject/runtime.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
+import type { AfterForget } from '../knowledge/forget.js';
 import { factsHandlers } from '../knowledge/methods-facts.js';
+import { forgetHandlers } from '../knowledge/methods-forget.js';
 import { chainHandlers } from '../knowledge/methods.js';
 import { skillHandlers } from '../knowledge/methods-skills.js';
 import { trackHandlers } from '../knowledge/methods-tracks.js';
@@ -33,6 +35,8 @@ export interface MethodTableOptions {
   activity?: ClientActivity;
   /** The inject stage's background searches (the server closes them before the store); default: a new one. */
   inject?: InjectRuntime;
+  /** Runs after memory.forget commits, with the ids it deleted (the object projection files). */
+  afterForget?: AfterForget;
 }
 
 export function createMethodTable(service: MemoryService, options: MethodTableOptions = {}): MethodTable {
@@ -55,7 +59,12 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
         ? { vectors: service.embedding.search, weights: { vector: service.embedding.weight } }
         : {}),
     });
-    latency.record({ at: service.now(), owner: p.owner, took_ms: result.took_ms, items: result.items.length });
+    latency.record({
+      at: service.now(),
+      owner: p.owner,
+      took_ms: result.took_ms,
+      items: result.items.length,
+    });
     return result;
   };
   return bindMethods({
@@ -147,6 +156,12 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       redactor: service.redactor,
       now: service.now,
       timeZone: service.config.timezone,
+    }),
+    ...forgetHandlers({
+      driver: db,
+      now: service.now,
+      timeZone: service.config.timezone ?? DEFAULT_TIME_ZONE,
+      afterForget: options.afterForget,
     }),
     ...chainHandlers(ingestDeps),
     ...skillHandlers({ driver: db, redactor: service.redactor, now: service.now }),
