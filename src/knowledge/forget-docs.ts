@@ -1,6 +1,6 @@
 // What memory.forget deletes of the index: the documents of forgotten items with their vectors, and the
 // next turn of a forgotten event's session, whose context field quoted it (indexed again without it).
-import { removeVectors } from '../embed/embed.js';
+import { removeVectors } from '../embed/store.js';
 import { contextOf, eventIndexRow } from '../ingest/prepare.js';
 import { getEventsByIds } from '../ingest/store.js';
 import { indexOf, indexRows } from '../search/search.js';
