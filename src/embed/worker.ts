@@ -238,7 +238,8 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
       const index = vectorIndexOf(tx);
       let written = { docs: 0, vectors: 0 };
       for (const share of shares) {
-        // A document forgotten (memory.forget) while the model answered gets no vector.
+        // invariant: a document forgotten while the model answered gets no vector (test:
+        // src/knowledge/forget-bytes.test.ts "a batch embedded while its documents are forgotten…").
         const present = await presentDocIds(
           tx,
           share.docs.map((d) => d.docId),

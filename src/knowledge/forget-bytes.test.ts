@@ -22,7 +22,7 @@ import {
   workerOf,
 } from '../../test/embed/harness.js';
 import { markerRows } from '../../test/helpers/marker-rows.js';
-import { row, str } from '../storage/rows.js';
+import { int, row, str } from '../storage/rows.js';
 import type { ForgetResult } from './forget-schema.js';
 
 const MARK = 'zq9火烈鸟密语';
@@ -141,6 +141,39 @@ describe.each(VECTOR_ENGINES)('memory.forget on %s', (engine) => {
       wait_ms: 60_000,
     });
     expect(left.items.map((i) => i.id)).toContain('o1');
+  });
+
+  it('a batch embedded while its documents are forgotten writes no vector for them', async () => {
+    const svc = await open();
+    await ingest('alice', [...MARKED, ...OTHER]);
+    await observe(svc);
+    const provider = svc.embedding?.provider;
+    if (!provider) throw new Error('no embedding configured');
+    let forgotten: ForgetResult | undefined;
+    // The forget commits while the model answers: the worker holds no transaction meanwhile.
+    const racing = {
+      id: provider.id,
+      dimensions: provider.dimensions,
+      async embed(texts: readonly string[], options?: { signal?: AbortSignal }) {
+        forgotten ??= await client.call<ForgetResult>('memory.forget', {
+          owner: 'alice',
+          ids: await markedItems(),
+          with_events: true,
+        });
+        return provider.embed(texts, options);
+      },
+    };
+    await drain(workerOf(svc, { provider: racing }));
+    expect(forgotten?.counts.vectors).toBe(0);
+    const db = svc.driver;
+    const orphans = await db.all(
+      row({ n: int }),
+      currentEngine() === 'sqlite'
+        ? 'SELECT count(*) AS n FROM vec_docs v WHERE NOT EXISTS (SELECT 1 FROM search_docs d WHERE d.doc_id = v.rowid)'
+        : 'SELECT count(*)::int AS n FROM vec_docs v WHERE NOT EXISTS (SELECT 1 FROM search_docs d WHERE d.doc_id = v.doc_id)',
+    );
+    expect(orphans[0]?.n).toBe(0);
+    expect(await storedVectors()).toBeGreaterThan(0);
   });
 
   it('finds a marker planted where forget does not look (the search can fail)', async () => {
