@@ -176,6 +176,24 @@ describe.each(VECTOR_ENGINES)('memory.forget on %s', (engine) => {
     expect(await storedVectors()).toBeGreaterThan(0);
   });
 
+  it.runIf(engine === 'sqlite')(
+    'refuses, deleting nothing, when vectors exist but sqlite-vec is not loaded',
+    async () => {
+      await seedMarked();
+      const items = await markedItems();
+      await open(false);
+      const refused = await client.call('memory.forget', { owner: 'alice', ids: items }).then(
+        () => undefined,
+        (e: unknown) => (e as { code?: string }).code,
+      );
+      expect(refused).toBe('CONFIG_INVALID');
+      expect(await markedItems()).toEqual(items);
+      await open();
+      await client.call('memory.forget', { owner: 'alice', ids: items });
+      expect(await markedItems()).toEqual([]);
+    },
+  );
+
   it('finds a marker planted where forget does not look (the search can fail)', async () => {
     await seedMarked();
     const db = service?.driver;

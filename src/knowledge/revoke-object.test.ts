@@ -20,6 +20,15 @@ describe.each(ENGINES)('memory.revoke of an object on %s', (engine) => {
   const call = <T>(method: string, params: Record<string, unknown>) =>
     f.client.call<T>(method, { owner: OWNER, ...params });
   const ids = (r: { items: Array<{ id: string }> }) => r.items.map((i) => i.id);
+  /** The note event an upserted object cites. */
+  const noteOf = async (id: string) =>
+    (
+      await f.service.driver.all(
+        row({ event_id: str }),
+        'SELECT event_id FROM object_sources WHERE object_id = ?',
+        [id],
+      )
+    )[0]?.event_id ?? '';
 
   it('hides a revoked object from find, browse, read, todos and recall; revoking again keeps the reason', async () => {
     const { objects } = await call<{ objects: Array<{ id: string }> }>('memory.chain.upsert', {
@@ -60,6 +69,9 @@ describe.each(ENGINES)('memory.revoke of an object on %s', (engine) => {
     );
     expect(read).toBe('NOT_FOUND');
     expect(ids(await call('memory.todo.list', {}))).toEqual([]);
+    const note = await noteOf(tony ?? '');
+    const node = await call<{ cited_by: { objects: string[] } }>('memory.chain.node', { id: note });
+    expect(node.cited_by.objects).toEqual([lin]);
     const recalled = await call<{ items: Array<{ id: string }> }>('memory.recall', {
       query: 'Tony Lisbon office',
       wait_ms: 60_000,
