@@ -1,5 +1,5 @@
-// Issue 10 over MCP: the knowledge tools remember, suggest, todo and link, listed and called over stdio (the
-// built `mnemo mcp` on a store of its own), acting for the configured owner only.
+// Issue 10 over MCP: the knowledge tools remember, suggest, todo, link and forget, listed and called over
+// stdio (the built `mnemo mcp` on a store of its own), acting for the configured owner only.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -100,4 +100,24 @@ it('link records a person with an alias and a relation; a restatement merges', a
   expect(linked.text).toMatch(/created/);
   const again = await call('link', { objects: [{ type: 'person', name: '老李' }] });
   expect(again.structured.objects).toEqual([expect.objectContaining({ id: objects[0]?.id, merged: true })]);
+});
+
+it('forget is destructive and deletes an entry with its events for real; again it is NOT_FOUND', async () => {
+  const { tools } = await client.listTools();
+  expect(tools.find((t) => t.name === 'forget')?.annotations).toMatchObject({
+    readOnlyHint: false,
+    destructiveHint: true,
+  });
+  const saved = await call('remember', { track: 'memory', text: '门禁密码放在蓝色文件夹 blue folder' });
+  const id = saved.structured.id as string;
+  const gone = await call('forget', { ids: [id], with_events: true, owner: 'user:other' });
+  expect(gone.isError).toBeFalsy();
+  expect(gone.structured.forgotten).toMatchObject({ memories: [id] });
+  expect((gone.structured.counts as { events: number }).events).toBe(1);
+  expect(gone.text).toMatch(/forgot 1 memories, 0 objects, 1 events/);
+  const recalled = await call('recall', { query: '蓝色文件夹 blue folder' });
+  expect(JSON.stringify(recalled.structured)).not.toContain('蓝色文件夹');
+  const again = await call('forget', { ids: [id] });
+  expect(again.isError).toBe(true);
+  expect(again.text).toMatch(/^NOT_FOUND/);
 });

@@ -130,7 +130,7 @@ describe.each(faces)('MCP over %s', (_name, via, transport) => {
       const read = spec?.access === 'read';
       expect(tool.annotations, tool.name).toEqual({
         readOnlyHint: read,
-        destructiveHint: false,
+        destructiveHint: spec !== undefined && 'destructive' in spec && spec.destructive === true,
         idempotentHint: read,
         openWorldHint: false,
       });

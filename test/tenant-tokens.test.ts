@@ -123,6 +123,7 @@ const PARAMS: Record<MethodName, (p: Probe) => Record<string, unknown>> = {
   'memory.facts.history': ({ owner }) => ({ ...withOwner(owner), subject: 'ledger', predicate: 'place' }),
   'memory.facts.resolve': ({ owner }) => ({ ...withOwner(owner), conflict_id: 'cf_none', keep: 'mem_none' }),
   'memory.revoke': ({ owner }) => ({ ...withOwner(owner), id: 'mem_none', reason: 'probe' }),
+  'memory.forget': ({ owner }) => ({ ...withOwner(owner), ids: ['mem_none'] }),
   'memory.tick': ({ owner }) => withOwner(owner),
   'memory.chain.upsert': ({ owner }) => ({
     ...withOwner(owner),
@@ -217,6 +218,7 @@ const NAMES = Object.keys(METHODS) as MethodName[];
 const MISSING_INSIDE: ReadonlySet<MethodName> = new Set([
   'memory.facts.resolve',
   'memory.revoke',
+  'memory.forget',
   'memory.skill.get',
   'memory.skill.set_status',
   'memory.skill.follow',

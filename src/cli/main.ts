@@ -1,4 +1,4 @@
-// The mnemo CLI: serve, mcp, ingest, recall, status, token, organize, reindex, projection, inspect, eval.
+// The mnemo CLI: serve, mcp, ingest, recall, forget, status, token, organize, reindex, projection, inspect, eval.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
 import { isMemoryError } from '../errors.js';
@@ -149,6 +149,19 @@ export async function main(
         ).recallCommand(c, query, { owner: c.defaultOwner, ...opts }, io.out);
       },
     );
+
+  program
+    .command('forget')
+    .description('delete memories or objects for real (asks nothing); --with-events also their source events')
+    .argument('<ids...>', 'memory (mem_…) or object (obj_…) ids')
+    .option('--with-events', 'also the events they cite, and whatever rests only on those', false)
+    .option('--json', 'print the raw result', false)
+    .action(async (ids: string[], opts: { withEvents: boolean; json: boolean }) => {
+      const c = config();
+      exitCode = await (
+        await import('./commands/forget.js')
+      ).forgetCommand(c, ids, { owner: c.defaultOwner, ...opts }, io.out);
+    });
 
   program
     .command('status')

@@ -26,6 +26,7 @@ export {
   type VectorSearch,
 } from './query.js';
 export { MAX_NEIGHBOURS, type VectorHit, type VectorIndex } from './vector-index.js';
+export { removeVectors } from './store.js';
 export { vectorIndexOf } from './vectors.js';
 export {
   createEmbeddingWorker,

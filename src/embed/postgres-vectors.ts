@@ -64,6 +64,13 @@ export const postgresVectors: VectorIndex = {
     );
   },
 
+  async remove(tx, docIds) {
+    const found = await tx.one(PresentRow, `SELECT to_regclass('vec_docs') IS NOT NULL AS present`);
+    if (!found?.present || docIds.length === 0) return 0;
+    const { changes } = await tx.run('DELETE FROM vec_docs WHERE doc_id = ANY(?::bigint[])', [[...docIds]]);
+    return changes;
+  },
+
   /**
    * invariant: every search query is scoped to one owner — the owner's vectors, and the same filters as
    * every other channel on the joined document (test: "never returns another owner's vectors").

@@ -1,5 +1,6 @@
 // The SQLite vector index: a sqlite-vec vec0 table, one partition per owner, with the metadata columns the
 // KNN search filters on before it picks k. sqlite-vec is loaded by the driver only with a provider set.
+import { MemoryError } from '../errors.js';
 import type { SqlValue } from '../storage/driver.js';
 import { CountRow, int, num, row, str } from '../storage/rows.js';
 import { filterSql } from '../search/search.js';
@@ -34,6 +35,26 @@ export const sqliteVectors: VectorIndex = {
         [doc.docId, doc.owner, doc.kind, doc.at, doc.sessionId ?? '', doc.taskId ?? '', bytesOf(vector)],
       );
     }
+  },
+
+  async remove(tx, docIds) {
+    const table = await tx.one(CountRow, `SELECT count(*) AS n FROM sqlite_master WHERE name = 'vec_docs'`);
+    if (!table?.n || docIds.length === 0) return 0;
+    let removed = 0;
+    try {
+      for (const id of docIds) {
+        removed += (await tx.run('DELETE FROM vec_docs WHERE rowid = CAST(? AS INTEGER)', [id])).changes;
+      }
+    } catch (error) {
+      // A store with vectors opened without the embed configuration has no vec0 module to delete them.
+      if (!String((error as Error).message).includes('no such module')) throw error;
+      throw new MemoryError(
+        'CONFIG_INVALID',
+        'this store holds vectors: deleting them needs sqlite-vec, loaded when the embed configuration is set',
+        { issues: [{ path: 'embed', message: 'sqlite-vec is not loaded' }] },
+      );
+    }
+    return removed;
   },
 
   /**

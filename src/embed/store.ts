@@ -202,3 +202,31 @@ export async function countPending(db: Queryable, fromStart = false): Promise<nu
   );
   return found?.n ?? 0;
 }
+
+/**
+ * Deletes the vectors of these documents of `owner` and takes them off its count (memory.forget), in the
+ * caller's transaction; answers how many there were.
+ */
+export async function removeVectors(
+  tx: Queryable,
+  owner: string,
+  docIds: readonly number[],
+): Promise<number> {
+  if (docIds.length === 0) return 0;
+  await lockVectors(tx);
+  const removed = await vectorIndexOf(tx).remove(tx, docIds);
+  if (removed > 0)
+    await tx.run('UPDATE embedding_owners SET vectors = vectors - ? WHERE owner = ?', [removed, owner]);
+  return removed;
+}
+
+/** Which of these documents still exist (a batch embedded while some were forgotten). */
+export async function presentDocIds(tx: Queryable, docIds: readonly number[]): Promise<Set<number>> {
+  if (docIds.length === 0) return new Set();
+  const rows = await tx.all(
+    row({ doc_id: int }),
+    `SELECT doc_id FROM search_docs WHERE doc_id IN (${docIds.map(() => '?').join(', ')})`,
+    [...docIds],
+  );
+  return new Set(rows.map((r) => r.doc_id));
+}

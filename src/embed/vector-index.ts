@@ -29,6 +29,8 @@ export interface VectorIndex {
   drop(tx: Queryable): Promise<void>;
   /** Stores vectors of documents that have none, in the caller's transaction (the table exists). */
   write(tx: Queryable, rows: readonly VectorRow[]): Promise<void>;
+  /** Deletes the vectors of these documents, in the caller's transaction; answers how many there were. */
+  remove(tx: Queryable, docIds: readonly number[]): Promise<number>;
   /** The owner's `k` nearest documents that pass the filters, nearest first. */
   nearest(db: Queryable, vector: Float32Array, k: number, filters: DocFilters): Promise<VectorHit[]>;
   /** Vectors stored; undefined when there is no vector table. */

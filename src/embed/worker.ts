@@ -19,6 +19,7 @@ import {
   lockVectors,
   pendingDocs,
   pendingOwners,
+  presentDocIds,
   readState,
   recordFailure,
   recordSuccess,
@@ -237,7 +238,13 @@ export function createEmbeddingWorker(options: EmbeddingWorkerOptions): Embeddin
       const index = vectorIndexOf(tx);
       let written = { docs: 0, vectors: 0 };
       for (const share of shares) {
-        const own = rows.filter((r) => r.doc.owner === share.owner.owner);
+        // invariant: a document forgotten while the model answered gets no vector (test:
+        // src/knowledge/forget-bytes.test.ts "a batch embedded while its documents are forgotten…").
+        const present = await presentDocIds(
+          tx,
+          share.docs.map((d) => d.docId),
+        );
+        const own = rows.filter((r) => r.doc.owner === share.owner.owner && present.has(r.doc.docId));
         const move = { owner: share.owner.owner, token, from: share.owner.cursor, to: share.to };
         // The lease ran out and another worker took the owner: its batch is that worker's now.
         if (!(await advanceOwner(tx, { ...move, vectors: own.length }))) continue;

@@ -14,7 +14,10 @@ export async function readNode(db: Queryable, p: ChainNodeParams) {
   if (!event) throw new MemoryError('NOT_FOUND', `no event ${p.id} for this owner`, { id: p.id });
   const objects = await db.all(
     ObjectIdRow,
-    'SELECT object_id AS id FROM object_sources WHERE owner = ? AND event_id = ? ORDER BY object_id',
+    // A revoked object is named nowhere.
+    `SELECT s.object_id AS id FROM object_sources s
+       JOIN objects o ON o.owner = s.owner AND o.object_id = s.object_id
+      WHERE s.owner = ? AND s.event_id = ? AND o.revoked_at IS NULL ORDER BY s.object_id`,
     [p.owner, p.id],
   );
   const relations = await db.all(

@@ -12,11 +12,14 @@ export { recordOutcomes, type OutcomeEvent } from './skill-evidence.js';
 export { noteRecalledProcedures } from './skill-status.js';
 export {
   memoryVisibility,
+  objectVisibility,
   RECALL_VISIBILITY_PARAMS,
   visibilityOf,
   visibleMemory,
+  visibleObject,
   type VisibilityOptions,
 } from './visibility.js';
+export { forgetItems, type AfterForget, type ForgetDeps } from './forget.js';
 export {
   linkedEvents,
   namesOf,

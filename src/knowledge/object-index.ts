@@ -4,6 +4,7 @@ import type { Queryable } from '../storage/driver.js';
 import { tokenize } from '../text/tokenize.js';
 import { aliasesOf } from './aliases.js';
 import { getObject, type ObjectRow } from './objects.js';
+import { isRevokedObject } from './revoke-object.js';
 
 export const OBJECT_DOC_KIND = 'object';
 
@@ -25,6 +26,8 @@ export function objectIndexDoc(o: ObjectRow, aliases: readonly string[]): IndexD
  */
 export async function reindexObject(tx: Queryable, o: ObjectRow, aliases: readonly string[]): Promise<void> {
   await removeDocument(tx, o.owner, OBJECT_DOC_KIND, o.object_id);
+  // A restatement merged into a revoked object: it stays out of the index.
+  if (await isRevokedObject(tx, o.owner, o.object_id)) return;
   await indexDocuments(tx, [objectIndexDoc(o, aliases)]);
 }
 

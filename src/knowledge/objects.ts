@@ -44,6 +44,12 @@ const COLUMNS =
 
 export const newObjectId = (): string => `obj_${randomBytes(9).toString('base64url')}`;
 
+/**
+ * invariant: a revoked object reaches no reader (find, browse, read, todos, alias lookups, recall); only a
+ * restatement of its name still merges into it, and it stays revoked (test: src/knowledge/revoke-object.test.ts).
+ */
+const LIVE = 'revoked_at IS NULL';
+
 /** `IN (?, ?, …)` for a non-empty list. */
 export const inList = (values: readonly SqlValue[]): string => `(${values.map(() => '?').join(', ')})`;
 
@@ -51,7 +57,7 @@ export async function getObjects(db: Queryable, owner: string, ids: readonly str
   if (ids.length === 0) return [];
   return db.all(
     ObjectRowSchema,
-    `SELECT ${COLUMNS} FROM objects WHERE owner = ? AND object_id IN ${inList(ids)} ORDER BY object_id`,
+    `SELECT ${COLUMNS} FROM objects WHERE owner = ? AND ${LIVE} AND object_id IN ${inList(ids)} ORDER BY object_id`,
     [owner, ...ids],
   );
 }
@@ -60,7 +66,7 @@ export async function getObject(db: Queryable, owner: string, id: string): Promi
   return (await getObjects(db, owner, [id]))[0];
 }
 
-/** The object of this type whose normalised name is `norm`. */
+/** The object of this type whose normalised name is `norm`, revoked or not (the name stays taken). */
 export async function objectByName(
   db: Queryable,
   owner: string,
@@ -83,7 +89,7 @@ export async function objectsNamed(
   if (norms.length === 0) return [];
   return db.all(
     ObjectRowSchema,
-    `SELECT ${COLUMNS} FROM objects WHERE owner = ? AND norm_name IN ${inList(norms)}
+    `SELECT ${COLUMNS} FROM objects WHERE owner = ? AND ${LIVE} AND norm_name IN ${inList(norms)}
       ORDER BY updated_at DESC, object_id`,
     [owner, ...norms],
   );
@@ -93,7 +99,7 @@ export async function objectsNamed(
 export async function objectsOfType(db: Queryable, owner: string, type: ObjectType): Promise<ObjectRow[]> {
   return db.all(
     ObjectRowSchema,
-    `SELECT ${COLUMNS} FROM objects WHERE owner = ? AND type = ? ORDER BY created_at, object_id`,
+    `SELECT ${COLUMNS} FROM objects WHERE owner = ? AND ${LIVE} AND type = ? ORDER BY created_at, object_id`,
     [owner, type],
   );
 }
@@ -129,9 +135,9 @@ export interface PageOptions {
   types?: readonly ObjectType[] | undefined;
 }
 
-/** Every object by stable id, archived included: `limit` after `after`. */
+/** Every object by stable id, archived included (revoked never): `limit` after `after`. */
 export async function pageObjects(db: Queryable, owner: string, page: PageOptions): Promise<ObjectRow[]> {
-  const where = ['owner = ?'];
+  const where = ['owner = ?', LIVE];
   const params: SqlValue[] = [owner];
   if (page.after !== undefined) {
     where.push('object_id > ?');

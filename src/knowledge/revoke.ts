@@ -1,11 +1,12 @@
-// Revocation: a memory of any kind is withdrawn with a reason and never reaches recall again; its text and
-// sources stay (memory.forget deletes). A revoked fact takes no part in its key any more, so the version it
-// had superseded is current again.
+// Revocation: a memory of any kind, or an object, is withdrawn with a reason and never reaches recall again;
+// its text and sources stay (memory.forget deletes). A revoked fact takes no part in its key any more, so the
+// version it had superseded is current again.
 import { MemoryError } from '../errors.js';
 import type { Driver } from '../storage/driver.js';
 import { settleKey, type KnowledgeContext } from './facts.js';
 import { isRevoked } from './lifecycle.js';
 import { getState, writeState } from './memory-store.js';
+import { revokeObject } from './revoke-object.js';
 
 export interface Revoked {
   id: string;
@@ -15,7 +16,10 @@ export interface Revoked {
   revoked_at: string;
 }
 
-/** Revokes memory `id` of `owner`; revoking again keeps the first reason. NOT_FOUND when it does not exist. */
+/**
+ * Revokes memory or object `id` of `owner` (an object answers kind `object`); revoking again keeps the first
+ * reason. NOT_FOUND when neither exists.
+ */
 export async function revokeMemory(
   db: Driver,
   owner: string,
@@ -26,7 +30,11 @@ export async function revokeMemory(
   return db.transaction(async (tx) => {
     await tx.lockOwner(owner);
     const row = await getState(tx, owner, id);
-    if (!row) throw new MemoryError('NOT_FOUND', `no memory ${id}`, { id });
+    if (!row) {
+      const object = await revokeObject(tx, owner, id, reason, ctx.now);
+      if (!object) throw new MemoryError('NOT_FOUND', `no memory or object ${id}`, { id });
+      return answer(object.id, 'object', object.reason, object.at);
+    }
     if (isRevoked(row)) {
       const at = row.updated_at ?? ctx.now;
       return answer(row.memory_id, row.kind, row.revoked_reason ?? reason, at);

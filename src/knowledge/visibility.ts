@@ -1,5 +1,5 @@
 // What recall may return of a memory: revoked never; superseded and retired only when asked for; with
-// `as_of`, exactly what was valid at that time.
+// `as_of`, exactly what was valid at that time. Of an object: revoked never.
 import { z } from 'zod';
 import { TimeSchema } from '../ingest/schema.js';
 import type { Queryable } from '../storage/driver.js';
@@ -68,4 +68,29 @@ export async function memoryVisibility(
     [owner, ...ids],
   );
   return new Map(rows.map((r) => [r.memory_id, r]));
+}
+
+export const ObjectVisibilityRow = row({ object_id: str, status: str, revoked_at: nint });
+export type ObjectVisibilityRow = z.output<typeof ObjectVisibilityRow>;
+
+/**
+ * invariant: a revoked object never reaches recall (nor find, browse or read); archived ones are for the
+ * caller to choose (test: src/knowledge/revoke-object.test.ts).
+ */
+export const visibleObject = (o: Pick<ObjectVisibilityRow, 'revoked_at'>): boolean => o.revoked_at === null;
+
+/** The rows visibleObject needs, for objects of one owner by id. */
+export async function objectVisibility(
+  db: Queryable,
+  owner: string,
+  ids: readonly string[],
+): Promise<Map<string, ObjectVisibilityRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.all(
+    ObjectVisibilityRow,
+    `SELECT object_id, status, revoked_at FROM objects
+      WHERE owner = ? AND object_id IN (${ids.map(() => '?').join(', ')})`,
+    [owner, ...ids],
+  );
+  return new Map(rows.map((r) => [r.object_id, r]));
 }

@@ -1,12 +1,13 @@
 // The tools that write the user's long-term knowledge: remember (a track entry), suggest (an entry that waits
-// for the user's approval), todo (add, update, list, view in one tool) and link (people, projects and their
-// names and relations). Each acts for the session's owner; none lets a model claim to be the user.
+// for the user's approval), todo (add, update, list, view in one tool), link (people, projects and their
+// names and relations) and forget (deletion for real, marked destructive). Each acts for the session's owner; none lets a model claim to be the user.
 import { z } from 'zod';
 import {
   ChainUpsertResultSchema,
   UpsertObjectSchema,
   UpsertRelationSchema,
 } from '../knowledge/chain-schema.js';
+import { ForgetResultSchema, MAX_FORGET_IDS } from '../knowledge/forget-schema.js';
 import { TODO_STATUSES, TODO_TRACKS, TodoSchema } from '../knowledge/todos-schema.js';
 import type { MethodResult } from '../protocol/catalog.js';
 import { MemoryError } from '../errors.js';
@@ -164,4 +165,35 @@ const link: ToolAdapter = {
 };
 
 /** By MCP tool name (the catalog's `mcp`). */
-export const KNOWLEDGE_ADAPTERS: Readonly<Record<string, ToolAdapter>> = { remember, suggest, todo, link };
+const forget: ToolAdapter = {
+  title: 'Forget for good',
+  description:
+    'Delete memories (`mem_…`) or objects (`obj_…`) for real: their rows, index entries, vectors and cached ' +
+    'answers; with `with_events: true` also the conversation events they came from and whatever else rested ' +
+    'only on those. Call it only when the user explicitly asks to forget or delete something, with the ids ' +
+    '`recall` or `get` gave; it cannot be undone (to withdraw without deleting, the user revokes instead).',
+  input: z.object({
+    ids: z.array(z.string().trim().min(1).max(200)).min(1).max(MAX_FORGET_IDS),
+    with_events: z.boolean().optional(),
+  }),
+  output: ForgetResultSchema,
+  async run(args, ctx) {
+    const out = (await ctx.call('memory.forget', {
+      ...args,
+      owner: ctx.owner,
+    })) as MethodResult<'memory.forget'>;
+    const c = out.counts;
+    const text =
+      `forgot ${c.memories} memories, ${c.objects} objects, ${c.events} events ` +
+      `(${c.index_entries} index entries, ${c.vectors} vectors)`;
+    return { structured: out, text };
+  },
+};
+
+export const KNOWLEDGE_ADAPTERS: Readonly<Record<string, ToolAdapter>> = {
+  remember,
+  suggest,
+  todo,
+  link,
+  forget,
+};

@@ -34,10 +34,10 @@ export interface ToolAdapter {
   run(args: Record<string, unknown>, ctx: McpContext): Promise<ToolOutput>;
 }
 
-/** The hints a method's access implies; an adapter may say more (destructiveHint for a forget). */
-export function annotationsOf(access: Access): ToolAnnotations {
+/** The hints a method's access implies, and whether it deletes (`destructive` in the catalog). */
+export function annotationsOf(access: Access, destructive = false): ToolAnnotations {
   const read = access === 'read';
-  return { readOnlyHint: read, destructiveHint: false, idempotentHint: read, openWorldHint: false };
+  return { readOnlyHint: read, destructiveHint: destructive, idempotentHint: read, openWorldHint: false };
 }
 
 /** The params a model may give: the method's, without `owner`. */
@@ -116,7 +116,7 @@ export function registerTools(
         description: adapter.description,
         inputSchema: input,
         outputSchema: adapter.output,
-        annotations: { ...annotationsOf(spec.access), ...adapter.annotations },
+        annotations: { ...annotationsOf(spec.access, spec.destructive), ...adapter.annotations },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {

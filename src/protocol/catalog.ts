@@ -31,6 +31,7 @@ import {
   ProjectDecisionParamsSchema,
   ProjectDecisionResultSchema,
 } from '../knowledge/chain-schema.js';
+import { ForgetParamsSchema, ForgetResultSchema } from '../knowledge/forget-schema.js';
 import {
   SkillFollowParamsSchema,
   SkillFollowResultSchema,
@@ -295,11 +296,23 @@ export const METHODS = {
     owner: 'param',
   }),
   'memory.revoke': spec({
-    summary: 'Revoke a memory with a reason: it never reaches recall again (memory.forget deletes).',
+    summary:
+      'Revoke a memory or an object with a reason: it never reaches recall again (memory.forget deletes).',
     params: RevokeParamsSchema,
     result: RevokeResultSchema,
     access: 'write',
     owner: 'param',
+  }),
+  'memory.forget': spec({
+    summary:
+      'Delete memories or objects for real (rows, index, vectors, cached answers); with_events also their ' +
+      'source events and everything left without a source.',
+    params: ForgetParamsSchema,
+    result: ForgetResultSchema,
+    access: 'write',
+    owner: 'param',
+    mcp: 'forget',
+    destructive: true,
   }),
   'memory.tick': spec({
     summary: 'Periodic upkeep: retire candidate facts unconfirmed for three workdays.',

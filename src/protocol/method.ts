@@ -38,6 +38,8 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType
   http?: { method: 'GET' | 'POST'; path: string };
   /** The MCP tool that exposes it. */
   mcp?: string;
+  /** It deletes for real (memory.forget): its MCP tool says so (destructiveHint). */
+  destructive?: true;
 }
 
 export type Handler<S extends MethodSpec> = (

@@ -12,7 +12,9 @@ import { createInjectRuntime, type InjectRuntime } from '../inject/runtime.js';
 import { ROLE_OF_KIND } from '../ingest/schema.js';
 import { countEvents, getEventsByIds } from '../ingest/store.js';
 import { OBSERVATION_WORKER, type ClientActivity } from '../activity.js';
+import type { AfterForget } from '../knowledge/forget.js';
 import { factsHandlers } from '../knowledge/methods-facts.js';
+import { forgetHandlers } from '../knowledge/methods-forget.js';
 import { chainHandlers } from '../knowledge/methods.js';
 import { skillHandlers } from '../knowledge/methods-skills.js';
 import { trackHandlers } from '../knowledge/methods-tracks.js';
@@ -20,7 +22,7 @@ import { DEFAULT_TIME_ZONE } from '../knowledge/knowledge.js';
 import { observeHandlers } from '../observe/methods.js';
 import { organizeHandlers, ORGANIZE_WORKER } from '../organize/methods.js';
 import { publishDirect } from '../observe/write.js';
-import { projectAfterWrites, projectionHealth } from '../projection/projection.js';
+import { projectAfterWrites, projectionHealth, rebuildProjection } from '../projection/projection.js';
 import { recallMemory } from '../recall/recall.js';
 import type { RecallParams } from '../recall/schema.js';
 import { timelineAround } from '../recall/around.js';
@@ -39,6 +41,8 @@ export interface MethodTableOptions {
   inject?: InjectRuntime;
   /** Bring objects' Markdown files up to date after writes (`<data-dir>/objects/`); the server does. */
   projection?: boolean;
+  /** Runs after memory.forget commits, with the ids it deleted (the object projection files). */
+  afterForget?: AfterForget;
 }
 
 export function createMethodTable(service: MemoryService, options: MethodTableOptions = {}): MethodTable {
@@ -52,6 +56,18 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
     preparer: service.preparer,
   };
   const read = (p: { owner: string; id: string; offset: number; limit: number }) => readTimeline(db, p);
+  const projection = options.projection
+    ? { driver: db, dataDir: service.config.dataDir, now: service.now }
+    : undefined;
+  // A forget rewrites the owner's files from the database: a deleted object's file goes, and so does a
+  // forgotten fact from the files of the objects it was about.
+  const afterForget =
+    options.afterForget ??
+    (projection
+      ? async (owner: string) => {
+          await rebuildProjection(projection, owner);
+        }
+      : undefined);
   const latency = createRecallLatency();
   const recall = async (p: RecallParams) => {
     const result = await recallMemory(db, p, {
@@ -180,6 +196,12 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       now: service.now,
       timeZone: service.config.timezone,
     }),
+    ...forgetHandlers({
+      driver: db,
+      now: service.now,
+      timeZone: service.config.timezone ?? DEFAULT_TIME_ZONE,
+      afterForget,
+    }),
     ...chain,
     ...skillHandlers({ driver: db, redactor: service.redactor, now: service.now }),
     ...tracks,
@@ -204,7 +226,6 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       writeGuardThreshold,
     }),
   });
-  if (!options.projection) return table;
-  const projection = { driver: db, dataDir: service.config.dataDir, now: service.now };
+  if (!projection) return table;
   return projectAfterWrites(table, projection, service.log);
 }

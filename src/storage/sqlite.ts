@@ -40,6 +40,9 @@ export function openSqlite(options: SqliteOptions): Driver & { readonly raw: Dat
     db.pragma('journal_mode = WAL');
     // invariant: acknowledged writes survive power loss (NORMAL only survives process crashes).
     db.pragma('synchronous = FULL');
+    // invariant: deleted content is overwritten with zeros, so a forgotten item's bytes leave the file
+    // (test: src/knowledge/forget-bytes.test.ts).
+    db.pragma('secure_delete = ON');
   }
   db.pragma('foreign_keys = ON');
   if (options.vectors) loadVectors(db);

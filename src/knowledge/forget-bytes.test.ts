@@ -1,0 +1,209 @@
+// memory.forget leaves no byte behind: a marker (Chinese and English) in events, observed memories, a
+// track entry and an object, embedded by a scripted server over real HTTP; after a forget with events,
+// no file of the data directory (SQLite: database, WAL, shared memory) holds the marker or any of its
+// index terms, and no table row does (pgvector on PGlite). A marker planted where forget does not look
+// is found, so the search can fail.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EventInput } from '../index.js';
+import {
+  client,
+  currentEngine,
+  drain,
+  ingest,
+  minutes,
+  observe,
+  open,
+  service,
+  storedVectors,
+  useVectorEngine,
+  VECTOR_ENGINES,
+  workerOf,
+} from '../../test/embed/harness.js';
+import { markerRows } from '../../test/helpers/marker-rows.js';
+import { int, row, str } from '../storage/rows.js';
+import type { ForgetResult } from './forget-schema.js';
+
+const MARK = 'zq9火烈鸟密语';
+const WORD = 'flamingoquartz';
+/** The marker and its index terms as tokenize() makes them: CJK bigrams, the Latin word and id. */
+const NEEDLES = [MARK, WORD, '火烈', '烈鸟', '鸟密', '密语', '_zq9'];
+/** Single characters are too short to look for in raw bytes: the index's vocabulary is asked for them. */
+const CHARS = ['火', '烈', '鸟', '密', '语'];
+
+const MARKED = [
+  { event_id: 'k1', session_id: 'sk', kind: 'user_message', role: 'user', at: minutes(0), text: `我们项目的暗号是${MARK}，记住它` },
+  { event_id: 'k2', session_id: 'sk', kind: 'agent_reply', role: 'agent', at: minutes(1), text: `好的，暗号 ${MARK} 已记下，${WORD} too.` },
+  { event_id: 'k3', session_id: 'sk', kind: 'user_message', role: 'user', at: minutes(2), text: `From now on the passphrase is ${WORD}.` },
+  { event_id: 'k4', session_id: 'sk', kind: 'task_result', role: 'system', at: minutes(3), text: `Saved ${WORD} ${MARK}.` },
+] as EventInput[]; // prettier-ignore
+/** The next turn of the same session: its index context quoted k4. */
+const AFTER = [
+  { event_id: 'k5', session_id: 'sk', kind: 'user_message', role: 'user', at: minutes(30), text: 'Thanks, that is all for today.' },
+] as EventInput[]; // prettier-ignore
+const OTHER = [
+  { event_id: 'o1', session_id: 'so', kind: 'user_message', role: 'user', at: minutes(40), text: 'I parked the car in the garage near the office.' },
+  { event_id: 'o2', session_id: 'so', kind: 'task_result', role: 'system', at: minutes(41), text: '汽车保养预约在周六上午' },
+] as EventInput[]; // prettier-ignore
+
+function filesOf(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesOf(path) : [path];
+  });
+}
+
+/** Each needle found in the bytes of a file of the data directory, as `file: needle`. */
+function bytesHits(dir: string, needles: readonly string[]): string[] {
+  return filesOf(dir).flatMap((file) => {
+    const bytes = readFileSync(file);
+    return needles.filter((n) => bytes.includes(Buffer.from(n, 'utf8'))).map((n) => `${file}: ${n}`);
+  });
+}
+
+/** Index terms (SQLite's FTS5 vocabulary) holding one of the strings. */
+async function indexTerms(strings: readonly string[]): Promise<string[]> {
+  const db = service?.driver;
+  if (!db) throw new Error('no service');
+  const rows = await db.all(row({ term: str }), 'SELECT DISTINCT term FROM search_postings');
+  return rows.map((r) => r.term).filter((t) => strings.some((s) => t.includes(s)));
+}
+
+/** Every memory and object of alice that holds the marker. */
+async function markedItems(): Promise<string[]> {
+  const db = service?.driver;
+  if (!db) throw new Error('no service');
+  const rows = await db.all(
+    row({ id: str }),
+    `SELECT memory_id AS id FROM memories WHERE owner = 'alice' AND (text LIKE ? OR text LIKE ?)
+     UNION SELECT object_id AS id FROM objects WHERE owner = 'alice' AND (name || ' ' || body LIKE ? OR name || ' ' || body LIKE ?)`,
+    [`%${MARK}%`, `%${WORD}%`, `%${MARK}%`, `%${WORD}%`],
+  );
+  return rows.map((r) => r.id).sort();
+}
+
+async function seedMarked(): Promise<void> {
+  const svc = await open();
+  await ingest('alice', [...MARKED, ...OTHER]);
+  await ingest('bob', [{ ...OTHER[0], event_id: 'b1' } as EventInput]);
+  await observe(svc);
+  await ingest('alice', AFTER);
+  await observe(svc);
+  await client.call('memory.track.add', { owner: 'alice', track: 'memory', text: `项目暗号：${MARK}` });
+  await client.call('memory.chain.upsert', {
+    owner: 'alice',
+    objects: [
+      { type: 'knowledge', name: `${WORD} 暗号`, aliases: [MARK], body: `暗号 ${MARK} 只给项目成员` },
+    ],
+  });
+  await drain(workerOf(svc));
+}
+
+describe.each(VECTOR_ENGINES)('memory.forget on %s', (engine) => {
+  useVectorEngine(engine);
+
+  it('with events leaves no byte of the marker in any file, row, index term or vector', async () => {
+    await seedMarked();
+    const db = service?.driver;
+    if (!db || !service) throw new Error('no service');
+    const items = await markedItems();
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    const vectorsBefore = (await storedVectors()) ?? 0;
+    if (currentEngine() === 'sqlite') {
+      await db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      expect(bytesHits(service.config.dataDir, NEEDLES).length).toBeGreaterThan(0);
+    } else expect(await markerRows(db, [MARK, WORD])).not.toEqual([]);
+
+    const out = await client.call<ForgetResult>('memory.forget', {
+      owner: 'alice',
+      ids: items,
+      with_events: true,
+    });
+    expect(out.forgotten.events).toEqual(expect.arrayContaining(['k1', 'k2', 'k3', 'k4']));
+    expect(out.forgotten.events).not.toContain('o1');
+    expect(out.counts.vectors).toBeGreaterThan(0);
+    expect(out.counts.reindexed).toBeGreaterThanOrEqual(1);
+    expect(await storedVectors()).toBe(vectorsBefore - out.counts.vectors);
+
+    if (currentEngine() === 'sqlite') {
+      await service.close();
+      expect(bytesHits(service.config.dataDir, NEEDLES)).toEqual([]);
+      await open();
+      expect(await indexTerms([...NEEDLES, ...CHARS, WORD])).toEqual([]);
+    } else {
+      expect(await markerRows(db, [...NEEDLES, ...CHARS])).toEqual([]);
+    }
+    // What stays is whole: the other session is still found.
+    const left = await client.call<{ items: Array<{ id: string }> }>('memory.recall', {
+      owner: 'alice',
+      query: 'garage',
+      wait_ms: 60_000,
+    });
+    expect(left.items.map((i) => i.id)).toContain('o1');
+  });
+
+  it('a batch embedded while its documents are forgotten writes no vector for them', async () => {
+    const svc = await open();
+    await ingest('alice', [...MARKED, ...OTHER]);
+    await observe(svc);
+    const provider = svc.embedding?.provider;
+    if (!provider) throw new Error('no embedding configured');
+    let forgotten: ForgetResult | undefined;
+    // The forget commits while the model answers: the worker holds no transaction meanwhile.
+    const racing = {
+      id: provider.id,
+      dimensions: provider.dimensions,
+      async embed(texts: readonly string[], options?: { signal?: AbortSignal }) {
+        forgotten ??= await client.call<ForgetResult>('memory.forget', {
+          owner: 'alice',
+          ids: await markedItems(),
+          with_events: true,
+        });
+        return provider.embed(texts, options);
+      },
+    };
+    await drain(workerOf(svc, { provider: racing }));
+    expect(forgotten?.counts.vectors).toBe(0);
+    const db = svc.driver;
+    const orphans = await db.all(
+      row({ n: int }),
+      currentEngine() === 'sqlite'
+        ? 'SELECT count(*) AS n FROM vec_docs v WHERE NOT EXISTS (SELECT 1 FROM search_docs d WHERE d.doc_id = v.rowid)'
+        : 'SELECT count(*)::int AS n FROM vec_docs v WHERE NOT EXISTS (SELECT 1 FROM search_docs d WHERE d.doc_id = v.doc_id)',
+    );
+    expect(orphans[0]?.n).toBe(0);
+    expect(await storedVectors()).toBeGreaterThan(0);
+  });
+
+  it.runIf(engine === 'sqlite')(
+    'refuses, deleting nothing, when vectors exist but sqlite-vec is not loaded',
+    async () => {
+      await seedMarked();
+      const items = await markedItems();
+      await open(false);
+      const refused = await client.call('memory.forget', { owner: 'alice', ids: items }).then(
+        () => undefined,
+        (e: unknown) => (e as { code?: string }).code,
+      );
+      expect(refused).toBe('CONFIG_INVALID');
+      expect(await markedItems()).toEqual(items);
+      await open();
+      await client.call('memory.forget', { owner: 'alice', ids: items });
+      expect(await markedItems()).toEqual([]);
+    },
+  );
+
+  it('finds a marker planted where forget does not look (the search can fail)', async () => {
+    await seedMarked();
+    const db = service?.driver;
+    if (!db || !service) throw new Error('no service');
+    await client.call('memory.forget', { owner: 'alice', ids: await markedItems(), with_events: true });
+    await db.run(`INSERT INTO settings (key, value) VALUES ('planted', ?)`, [`left ${MARK} behind`]);
+    if (currentEngine() === 'sqlite') {
+      await service.close();
+      expect(bytesHits(service.config.dataDir, [MARK])).not.toEqual([]);
+      await open();
+    } else expect(await markerRows(db, [MARK])).toEqual([`settings: ${MARK}`]);
+  });
+});
