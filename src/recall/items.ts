@@ -7,8 +7,10 @@ import { OBJECT_DOC_KIND } from '../knowledge/object-index.js';
 import { getObjects, objectSources, type ObjectRow } from '../knowledge/objects.js';
 import {
   memoryVisibility,
+  objectVisibility,
   visibilityOf,
   visibleMemory,
+  visibleObject,
   type VisibilityRow,
 } from '../knowledge/visibility.js';
 import { getEventsByIds } from '../ingest/store.js';
@@ -90,9 +92,12 @@ export async function pickVisible(
 const HIDDEN_OBJECTS: ReadonlySet<string> = new Set(['revoked', 'archived']);
 
 async function visibleObjects(db: Queryable, params: RecallParams, ids: readonly string[]) {
-  const rows = (await getObjects(db, params.owner, ids)).filter(
-    (o) => !HIDDEN_OBJECTS.has(o.status) || (params.include_archived === true && o.status === 'archived'),
-  );
+  const revocation = await objectVisibility(db, params.owner, ids);
+  const rows = (await getObjects(db, params.owner, ids)).filter((o) => {
+    const v = revocation.get(o.object_id);
+    if (!v || !visibleObject(v)) return false;
+    return !HIDDEN_OBJECTS.has(o.status) || (params.include_archived === true && o.status === 'archived');
+  });
   const keep = rows.map((o) => o.object_id);
   const aliases = await aliasesOf(db, params.owner, keep);
   const sources = await objectSources(db, params.owner, keep);

@@ -130,6 +130,16 @@ describe.each(ENGINES)('recall over the knowledge layer on %s', (engine) => {
     expect(archived.map((i) => [i.name, i.status])).toEqual([['潮汐计划', 'archived']]);
   });
 
+  it('never returns a revoked object, nor the events it alone led to, even with include_archived', async () => {
+    const { li } = await seedPeople();
+    expect(ids(await recall('老李', { kinds: ['object'] }))).toEqual([li]);
+    await f.client.call('memory.revoke', { owner: OWNER, id: li, reason: '认错人了' });
+    expect(await recall('老李', { kinds: ['object'], include_archived: true })).toEqual([]);
+    const items = await recall('老李上次说的报价');
+    expect(items.some((i) => i.via?.object_id === li)).toBe(false);
+    expect(ids(items)).not.toContain(li);
+  });
+
   it('returns the current fact by default, the superseded one when asked, and what held at as_of', async () => {
     await f.publish(
       OWNER,
