@@ -118,6 +118,7 @@ export async function deleteEvents(
     await tx.run(`DELETE FROM events WHERE owner = ? AND event_id IN ${inList(ids)}`, [owner, ...ids]);
     for (const r of rows) {
       out.events.add(r.event_id);
+      out.seqs.add(r.seq);
       out.texts.add(r.text);
     }
     deleted += rows.length;

@@ -11,6 +11,8 @@ export interface Forgotten extends Tally {
   memories: Set<string>;
   objects: Set<string>;
   events: Set<string>;
+  /** Sequence numbers of the forgotten events (what covered them is rewritten). */
+  seqs: Set<number>;
   relations: number;
   /** Texts of what was forgotten: an inbox item quoting one goes too. */
   texts: Set<string>;

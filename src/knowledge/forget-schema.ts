@@ -38,6 +38,8 @@ export const ForgetResultSchema = z.object({
     /** Cached recall answers and inbox items that named or quoted a forgotten item. */
     cached_answers: Count,
     inbox_items: Count,
+    /** Timeline nodes whose summary was rebuilt from the events left under them. */
+    nodes_rewritten: Count,
   }),
 });
 export type ForgetResult = z.output<typeof ForgetResultSchema>;

@@ -21,6 +21,11 @@ export interface ForgetDeps {
   now(): number;
   timeZone: string;
   afterForget?: AfterForget | undefined;
+  /**
+   * Inside the forget's transaction, after events were deleted: the layers above knowledge (organize's
+   * timeline nodes) drop what they derived from them. Answers how many rows it rewrote.
+   */
+  onEventsForgotten?: ((tx: Queryable, owner: string, seqs: number[]) => Promise<number>) | undefined;
 }
 
 const IdRow = row({ id: str });
@@ -56,6 +61,7 @@ export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<Fo
       memories: new Set(),
       objects: new Set(),
       events: new Set(),
+      seqs: new Set(),
       texts: new Set(),
       relations: 0,
       index: 0,
@@ -66,6 +72,7 @@ export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<Fo
     await deleteMemories(tx, p.owner, [...memories], forgotten, ctx);
     await deleteObjects(tx, p.owner, [...objects], forgotten);
     if (events.length > 0) await deleteEvents(tx, p.owner, events, forgotten, ctx);
+    const nodes = (await deps.onEventsForgotten?.(tx, p.owner, [...forgotten.seqs])) ?? 0;
     const cached = await dropCachedAnswers(
       tx,
       p.owner,
@@ -74,10 +81,10 @@ export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<Fo
     );
     // Merges the index's segments: a deleted document's terms are gone from the file, not only marked.
     if (tx.dialect === 'sqlite') await tx.run(`INSERT INTO search_fts (search_fts) VALUES ('optimize')`);
-    return { forgotten, cached };
+    return { forgotten, cached, nodes };
   });
   if (deps.driver.dialect === 'sqlite') await deps.driver.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  const { forgotten: f, cached } = out;
+  const { forgotten: f, cached, nodes } = out;
   const result: ForgetResult = {
     forgotten: { memories: [...f.memories], objects: [...f.objects], events: [...f.events] },
     counts: {
@@ -90,6 +97,7 @@ export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<Fo
       vectors: f.vectors,
       cached_answers: cached.answers,
       inbox_items: cached.inbox,
+      nodes_rewritten: nodes,
     },
   };
   await deps.afterForget?.(p.owner, {

@@ -20,6 +20,7 @@ import { skillHandlers } from '../knowledge/methods-skills.js';
 import { trackHandlers } from '../knowledge/methods-tracks.js';
 import { DEFAULT_TIME_ZONE } from '../knowledge/knowledge.js';
 import { observeHandlers } from '../observe/methods.js';
+import { rewriteNodesOver } from '../organize/forget-nodes.js';
 import { organizeHandlers, ORGANIZE_WORKER } from '../organize/methods.js';
 import { publishDirect } from '../observe/write.js';
 import { projectAfterWrites, projectionHealth, rebuildProjection } from '../projection/projection.js';
@@ -201,6 +202,7 @@ export function createMethodTable(service: MemoryService, options: MethodTableOp
       now: service.now,
       timeZone: service.config.timezone ?? DEFAULT_TIME_ZONE,
       afterForget,
+      onEventsForgotten: rewriteNodesOver,
     }),
     ...chain,
     ...skillHandlers({ driver: db, redactor: service.redactor, now: service.now }),

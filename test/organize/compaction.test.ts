@@ -112,7 +112,9 @@ describe.each(ENGINES)('compaction on %s', (engine) => {
     expect(node?.text).not.toContain(secret);
     expect(node?.text).toContain('[redacted:');
     await expect(
-      f.service.driver.run(`UPDATE memory_nodes SET text = 'x' WHERE node_id = ?`, [receipt.node_id]),
+      f.service.driver.run(`UPDATE memory_nodes SET first_seq = first_seq + 1 WHERE node_id = ?`, [
+        receipt.node_id,
+      ]),
     ).rejects.toThrow(/append-only/);
     await expect(
       f.service.driver.run('DELETE FROM memory_nodes WHERE node_id = ?', [receipt.node_id]),
