@@ -18,18 +18,25 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
       day: 'numeric',
       hour: 'numeric',
       minute: 'numeric',
+      second: 'numeric',
     });
     formats.set(timeZone, format);
   }
   return format;
 }
 
-/** The workday holding `t` as `YYYY-MM-DD` (the calendar date its 03:30 start falls on). */
-export function workdayOf(t: number, timeZone: string): string {
+/** The local wall-clock time at `t` in `timeZone`, read as if it were UTC (whole seconds). */
+export function wallClockAt(t: number, timeZone: string): number {
   const parts = formatFor(timeZone).formatToParts(t);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  let date = Date.UTC(get('year'), get('month') - 1, get('day'));
-  if (get('hour') * 60 + get('minute') < WORKDAY_START_MINUTES) date -= DAY;
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+}
+
+/** The workday holding `t` as `YYYY-MM-DD` (the calendar date its 03:30 start falls on). */
+export function workdayOf(t: number, timeZone: string): string {
+  const wall = wallClockAt(t, timeZone);
+  let date = wall - (wall % DAY);
+  if ((wall - date) / 60_000 < WORKDAY_START_MINUTES) date -= DAY;
   return new Date(date).toISOString().slice(0, 10);
 }
 
