@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createSocketClient, type MnemoClient } from '../src/index.js';
 
 /** Observation is a background job with its own bench (bench/observe.ts); see the report's text. */
-export const SERVE_FLAGS = ['--no-http', '--observer', 'external'];
+export const SERVE_FLAGS = ['--no-http', '--observer', 'external', '--organizer', 'external'];
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 60_000;

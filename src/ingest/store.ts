@@ -104,12 +104,14 @@ export async function getEventsByIds(
   ids: readonly string[],
 ): Promise<StoredEvent[]> {
   if (ids.length === 0) return [];
+  // Sorted here, not by ORDER BY seq: with it SQLite's planner may walk the owner's whole (owner, seq) index
+  // instead of looking each id up in (owner, event_id), which cost recall ~50 ms at 100,000 events.
   const rows = await db.all(
     RawEvent,
-    `SELECT ${COLUMNS} FROM events WHERE owner = ? AND event_id IN (${ids.map(() => '?').join(', ')}) ORDER BY seq`,
+    `SELECT ${COLUMNS} FROM events WHERE owner = ? AND event_id IN (${ids.map(() => '?').join(', ')})`,
     [owner, ...ids],
   );
-  return rows.map(toStored);
+  return rows.sort((a, b) => a.seq - b.seq).map(toStored);
 }
 
 export interface EventPage {
