@@ -108,11 +108,12 @@ export function renderSection(r: BenchResult): string {
       `(\`npm run bench\` runs \`npm run build\` first): \`node bin/mnemo.js serve --data-dir <tmp> ` +
       `--socket <tmp>/mnemo.sock ${r.server.flags}\`, with the bench's environment minus every \`MNEMO_*\` ` +
       `variable but \`MNEMO_INGEST_WORKERS\`, and stopped with SIGTERM at the end. Ingest worker threads: ` +
-      `${workersText(r.server.ingestWorkers, r.machine.cores)}. It runs with \`--observer external\`, so ` +
-      'nothing distills the events into memories during the bench: the built-in observer would claim batches ' +
-      'and write memories in the same process, competing with ingest and recall for the cores and the ' +
-      'SQLite writer, and the figures would depend on how far that background job had got. Observation has ' +
-      'its own bench (`bench/observe.ts`, below); recall here searches events only.',
+      `${workersText(r.server.ingestWorkers, r.machine.cores)}. It runs with \`--observer external\` and ` +
+      '`--organizer external`, so nothing distills the events into memories or compacts them during the ' +
+      'bench: the built-in observer and organizer would claim batches and jobs and write in the same process, ' +
+      'competing with ingest and recall for the cores and the SQLite writer, and the figures would depend on ' +
+      'how far those background jobs had got. Observation and organize have their own benches ' +
+      '(`bench/observe.ts`, `bench/organize.ts`, below); recall here searches events only.',
     '',
     `Corpus: ${int(r.corpus.turns)} distinct dialogue turns (${int(r.corpus.longmemeval)} from the LongMemEval_S ` +
       `dev haystacks, ${int(r.corpus.kdconv)} KdConv utterances), cycled with fresh event ids, sessions and ` +
