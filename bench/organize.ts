@@ -2,7 +2,8 @@
 // once organized, how far back a 32,000-byte context then reaches, and what compaction costs per 1,000 events
 // (extractive; and through the model path against a scripted model). Prints a Markdown section; `--write`
 // merges it into docs/BENCHMARKS.md. The data is read from ../shared/data, never copied.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeSection } from './report.js';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -258,14 +259,7 @@ async function main() {
   ].join('\n');
   process.stdout.write(`${section}\n`);
   if (args.write) {
-    const file = join(ROOT, 'docs', 'BENCHMARKS.md');
-    const doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    const at = doc.indexOf(START);
-    const next =
-      at >= 0
-        ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length)
-        : `${doc.trimEnd()}\n\n${section}\n`;
-    writeFileSync(file, next);
+    writeSection(join(ROOT, 'docs', 'BENCHMARKS.md'), section, { start: START, end: END });
   }
 }
 

@@ -2,7 +2,8 @@
 // read in place from ../shared/data and never copied: the zh-agent-memory development log (a Chinese desktop
 // agent's six weeks) and the first LongMemEval_S dev haystack (English chat sessions). Prints a Markdown
 // section; `--write` merges it into docs/BENCHMARKS.md between its markers.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeSection } from './report.js';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,14 +107,7 @@ async function main(): Promise<void> {
   ].join('\n');
   process.stdout.write(`${section}\n`);
   if (args.write) {
-    const file = join(ROOT, 'docs', 'BENCHMARKS.md');
-    const doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    const at = doc.indexOf(START);
-    const next =
-      at >= 0
-        ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length)
-        : `${doc.trimEnd()}\n\n${section}\n`;
-    writeFileSync(file, next);
+    writeSection(join(ROOT, 'docs', 'BENCHMARKS.md'), section, { start: START, end: END });
   }
   if (reports.some((r) => !r.audit.oneToOne || r.deliveryRefused === false)) process.exitCode = 1;
 }
