@@ -88,7 +88,7 @@ export const RANK_DEFAULTS: RankSettings = {
     current: 0.5,
     alias: 1,
     graph: 0.5,
-    hop: 0.5,
+    hop: 1,
   },
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
