@@ -3,6 +3,7 @@
 // question never says; the rest of the question is asked again with those bridging terms.
 import { getEventsByIds } from '../ingest/store.js';
 import {
+  MAX_LOOKUPS,
   searchBm25,
   selectTerms,
   type Bm25Hit,
@@ -81,15 +82,20 @@ export async function searchHop(
     filters.owner,
     best.map((h) => h.ref),
   );
+  // One lookup of document frequencies for both events' words.
+  const words = events.map((e) => wordsOf(e.text).filter((t) => !asked.has(t) && !isStopWord(t)));
+  const stats = await selectTerms(db, filters.owner, [...new Set(words.flat())], {
+    maxTerms: MAX_LOOKUPS,
+    maxPostings: Infinity,
+  });
+  const df = new Map([...stats.selected, ...stats.dropped].map((s) => [s.term, s.df]));
   const bridges: string[] = [];
-  for (const event of events) {
-    const candidates = wordsOf(event.text).filter((t) => !asked.has(t) && !isStopWord(t));
-    const stats = await selectTerms(db, filters.owner, candidates, { maxTerms: 64, maxPostings: Infinity });
-    const shared = [...stats.selected, ...stats.dropped]
-      .filter((s) => s.df >= 2)
-      .sort((a, b) => a.df - b.df)
+  for (const list of words) {
+    const shared = list
+      .filter((t) => (df.get(t) ?? 0) >= 2)
+      .sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0))
       .slice(0, options.bridges);
-    for (const s of shared) if (!bridges.includes(s.term)) bridges.push(s.term);
+    for (const t of shared) if (!bridges.includes(t)) bridges.push(t);
   }
   const hopSel = await selectTerms(db, filters.owner, [...restTerms, ...bridges]);
   return (await searchBm25(db, hopSel, filters, search)).hits;
