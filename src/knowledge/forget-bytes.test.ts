@@ -216,6 +216,44 @@ describe.each(VECTOR_ENGINES)('memory.forget on %s', (engine) => {
     expect(again.signals.novelty).toBe(1);
   });
 
+  it('a search running across a forget stores no answer: its request fails as forgotten', async () => {
+    await seedMarked();
+    if (!service) throw new Error('no service');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The search reads the store before the forget and answers after it.
+    const runtime = createInjectRuntime(service, {
+      search: async (params, recall) => {
+        const answer = await recall(params);
+        await held;
+        return answer;
+      },
+    });
+    const local = createLocalClient(createMethodTable(service, { inject: runtime }));
+    const asked = await local.call<{ status: string; request_id: string }>('memory.recall', {
+      owner: 'alice',
+      query: `${WORD} 暗号`,
+      wait_ms: 0,
+    });
+    expect(asked.status).toBe('pending');
+    await client.call('memory.forget', { owner: 'alice', ids: await markedItems(), with_events: true });
+    release();
+    await runtime.idle();
+    const request = await local.call<Record<string, unknown>>('memory.requests.get', {
+      owner: 'alice',
+      request_id: asked.request_id,
+    });
+    expect(request).toMatchObject({ status: 'failed', error: { code: 'forgotten' } });
+    expect(request).not.toHaveProperty('result');
+    const stored = JSON.stringify(
+      await service.driver.all(
+        row({ result: str }),
+        `SELECT coalesce(result, '') AS result FROM recall_requests`,
+      ),
+    );
+    expect(NEEDLES.filter((n) => stored.includes(n))).toEqual([]);
+  });
+
   it('a batch embedded while its documents are forgotten writes no vector for them', async () => {
     const svc = await open();
     await ingest('alice', [...MARKED, ...OTHER]);

@@ -6,7 +6,7 @@ import { MemoryError } from '../errors.js';
 import type { Driver, Queryable } from '../storage/driver.js';
 import { row, str } from '../storage/rows.js';
 import type { KnowledgeContext } from './facts.js';
-import { dropCachedAnswers } from './forget-caches.js';
+import { dropCachedAnswers, failPendingRequests } from './forget-caches.js';
 import { chunksOf } from './forget-docs.js';
 import { citedEvents, deleteEvents } from './forget-events.js';
 import { forgetFromRings } from './forget-ring.js';
@@ -80,6 +80,7 @@ export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<Fo
       [...forgotten.memories, ...forgotten.objects, ...forgotten.events],
       [...forgotten.texts],
     );
+    await failPendingRequests(tx, p.owner, ctx.now);
     const segments = await forgetFromRings(tx, p.owner, forgotten.texts);
     // Merges the index's segments: a deleted document's terms are gone from the file, not only marked.
     if (tx.dialect === 'sqlite') await tx.run(`INSERT INTO search_fts (search_fts) VALUES ('optimize')`);
