@@ -14,16 +14,15 @@ import { int, row, str } from '../storage/rows.js';
 const SegmentRow = row({ session_id: str, context_cursor: int, kind: str, terms: str, entities: str });
 const Strings = z.array(z.string());
 
-/** The forgotten texts' terms that no document of the owner holds once they are deleted. */
-async function goneTerms(tx: Queryable, owner: string, texts: Iterable<string>): Promise<Set<string>> {
-  const terms = new Set<string>();
-  for (const text of texts) for (const t of segmentTerms(text)) terms.add(t);
-  if (terms.size === 0) return terms;
+/** Of these terms (the forgotten texts' that some ring holds), those no document of the owner holds now. */
+async function goneTerms(tx: Queryable, owner: string, terms: ReadonlySet<string>): Promise<Set<string>> {
+  const gone = new Set(terms);
+  if (gone.size === 0) return gone;
   const index = indexOf(tx);
   const stats = await index.ownerStats(tx, owner);
-  if (!stats || stats.docs <= 0) return terms;
-  for (const s of await index.termStats(tx, stats, [...terms], 1)) if (s.df > 0) terms.delete(s.term);
-  return terms;
+  if (!stats || stats.docs <= 0) return gone;
+  for (const s of await index.termStats(tx, stats, [...terms], 1)) if (s.df > 0) gone.delete(s.term);
+  return gone;
 }
 
 /**
@@ -38,16 +37,23 @@ export async function forgetFromRings(
   owner: string,
   texts: Iterable<string>,
 ): Promise<number> {
-  const gone = await goneTerms(tx, owner, texts);
+  const forgotten = new Set<string>();
+  for (const text of texts) for (const t of segmentTerms(text)) forgotten.add(t);
+  if (forgotten.size === 0) return 0;
+  const segments = (
+    await tx.all(
+      SegmentRow,
+      'SELECT session_id, context_cursor, kind, terms, entities FROM working_segments WHERE owner = ?',
+      [owner],
+    )
+  ).map((s) => ({ ...s, terms: Strings.parse(JSON.parse(s.terms)) }));
+  // Only the terms some ring holds are looked up in the index (a forget with events has many).
+  const held = new Set(segments.flatMap((s) => s.terms).filter((t) => forgotten.has(t)));
+  const gone = await goneTerms(tx, owner, held);
   if (gone.size === 0) return 0;
-  const segments = await tx.all(
-    SegmentRow,
-    'SELECT session_id, context_cursor, kind, terms, entities FROM working_segments WHERE owner = ?',
-    [owner],
-  );
   let changed = 0;
   for (const s of segments) {
-    const terms = Strings.parse(JSON.parse(s.terms));
+    const terms = s.terms;
     if (!terms.some((t) => gone.has(t))) continue;
     const left = terms.filter((t) => !gone.has(t));
     const key = [owner, s.session_id, s.context_cursor];
