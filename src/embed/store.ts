@@ -220,6 +220,37 @@ export async function removeVectors(
   return removed;
 }
 
+/**
+ * A document indexed again (an object whose names changed, a turn whose context changed) is embedded again
+ * by the worker like any new one, since its new doc id lies after its owner's cursor. SQLite hands the
+ * highest doc id out again once it is deleted, so there the new document may sit at or behind the cursor:
+ * the cursor steps back to just before it, which is exact because no document of the owner comes after it.
+ * In the caller's transaction, after the old document and its vector were removed.
+ * invariant: a re-indexed document gets a vector of its new text, never keeps one of its old (test:
+ * src/knowledge/object-vectors.test.ts).
+ */
+export async function embedAgain(tx: Queryable, owner: string, kind: string, ref: string): Promise<void> {
+  const doc = await tx.one(
+    row({ doc_id: int }),
+    'SELECT doc_id FROM search_docs WHERE owner = ? AND kind = ? AND ref = ?',
+    [owner, kind, ref],
+  );
+  if (!doc) return;
+  const behind = await tx.one(
+    CountRow,
+    `SELECT count(*) AS n FROM embedding_owners WHERE owner = ? AND last_doc_id >= ?`,
+    [owner, doc.doc_id],
+  );
+  if (!behind?.n) return;
+  await lockVectors(tx);
+  // A worker's batch in flight for this owner is fenced out (its cursor moved): it covered nothing of ours.
+  await tx.run(
+    `UPDATE embedding_owners SET last_doc_id = ? WHERE owner = ? AND last_doc_id >= ?
+        AND NOT EXISTS (SELECT 1 FROM search_docs WHERE owner = ? AND doc_id > ?)`,
+    [doc.doc_id - 1, owner, doc.doc_id, owner, doc.doc_id],
+  );
+}
+
 /** Which of these documents still exist (a batch embedded while some were forgotten). */
 export async function presentDocIds(tx: Queryable, docIds: readonly number[]): Promise<Set<number>> {
   if (docIds.length === 0) return new Set();

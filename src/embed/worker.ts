@@ -9,6 +9,7 @@ import { publicFailure } from '../llm/http.js';
 import { getEventsByIds } from '../ingest/store.js';
 import type { Logger } from '../log.js';
 import { retryDelayMs } from '../observe/commit.js';
+import { objectTexts } from '../knowledge/object-index.js';
 import { getMemoriesByIds } from '../observe/observe.js';
 import type { Driver, Queryable } from '../storage/driver.js';
 import type { EmbeddingProvider } from './provider.js';
@@ -77,7 +78,10 @@ export interface EmbeddingWorker {
   stop(): Promise<void>;
 }
 
-/** The text of each document (events and memories as stored, so redacted), cut to `limit` characters. */
+/**
+ * The text of each document (events, memories and objects as stored, so redacted), cut to `limit`
+ * characters; an object's is its name, aliases and body, as its index document has them.
+ */
 async function textsOf(
   db: Queryable,
   docs: readonly PendingDoc[],
@@ -88,13 +92,17 @@ async function textsOf(
   const texts = new Map<number, string>();
   for (const [owner, own] of byOwner) {
     const eventRefs = own.filter((d) => d.kind === 'event').map((d) => d.ref);
-    const memoryRefs = own.filter((d) => d.kind !== 'event').map((d) => d.ref);
+    const memoryRefs = own.filter((d) => d.kind !== 'event' && d.kind !== 'object').map((d) => d.ref);
+    const objectRefs = own.filter((d) => d.kind === 'object').map((d) => d.ref);
     const events = await getEventsByIds(db, owner, eventRefs);
     const memories = await getMemoriesByIds(db, owner, memoryRefs);
     const eventText = new Map(events.map((e) => [e.event_id, e.text]));
     const memoryText = new Map(memories.map((m) => [m.memory_id, m.text]));
+    const objectText = await objectTexts(db, owner, objectRefs);
+    const textOf = (d: PendingDoc) =>
+      d.kind === 'event' ? eventText : d.kind === 'object' ? objectText : memoryText;
     for (const d of own) {
-      const text = (d.kind === 'event' ? eventText : memoryText).get(d.ref)?.trim();
+      const text = textOf(d).get(d.ref)?.trim();
       if (text) texts.set(d.docId, text.slice(0, limit));
     }
   }

@@ -3,14 +3,13 @@ import { createHash } from 'node:crypto';
 import { normName, normText, objectsForQuery } from '../knowledge/knowledge.js';
 import { isIdTerm } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
-import { isStopWord, queryTerms } from '../text/tokenize.js';
 import type { Redactor } from '../text/redact.js';
+import { segmentTerms } from './segment-terms.js';
 import type { Segment } from './working-memory.js';
 
 /** Terms kept per segment: enough to compare, bounded for a pasted log. */
 const MAX_TERMS = 64;
 const MAX_ENTITIES = 32;
-const MARKER = /\[redacted:[a-z_]+\]/g;
 
 export interface PreparedSegment extends Segment {
   /** The redacted text: read by the gate's signals and a prefetch, never stored. */
@@ -31,7 +30,7 @@ export async function prepareSegment(
 ): Promise<PreparedSegment> {
   const { text } = await redactor.redact(input.text);
   // A redaction marker says what was there, not what the segment is about: no term, no entity.
-  const terms = queryTerms(text.replace(MARKER, ' ')).filter((t) => !isStopWord(t));
+  const terms = segmentTerms(text);
   const objects = text.trim() === '' ? [] : await objectsForQuery(db, owner, text);
   const objectIds = objects.map((o) => o.object.object_id).slice(0, MAX_ENTITIES);
   const entities = [

@@ -1,5 +1,6 @@
 // memory.forget leaves no byte behind: a marker (Chinese and English) in events, observed memories, a
-// track entry and an object, embedded by a scripted server over real HTTP; after a forget with events,
+// track entry, an object and two sessions' working memory (memory.gate), embedded by a scripted server over
+// real HTTP; after a forget with events,
 // no file of the data directory (SQLite: database, WAL, shared memory) holds the marker or any of its
 // index terms, and no table row does (pgvector on PGlite). A marker planted where forget does not look
 // is found, so the search can fail.
@@ -22,6 +23,10 @@ import {
   workerOf,
 } from '../../test/embed/harness.js';
 import { markerRows } from '../../test/helpers/marker-rows.js';
+import { createInjectRuntime } from '../inject/runtime.js';
+import type { GateResult } from '../inject/schema.js';
+import { createLocalClient } from '../local-client.js';
+import { createMethodTable } from '../protocol/methods.js';
 import { int, row, str } from '../storage/rows.js';
 import type { ForgetResult } from './forget-schema.js';
 
@@ -83,6 +88,37 @@ async function markedItems(): Promise<string[]> {
   return rows.map((r) => r.id).sort();
 }
 
+/** What a host hands the gate: the marked turn, and one of another session that also names the car. */
+const MARKED_TURN = { session_id: 'sk', segment: { kind: 'user_message', text: `暗号是${MARK}，${WORD}` } };
+const SEGMENTS = [
+  MARKED_TURN,
+  {
+    session_id: 'sx',
+    segment: { kind: 'user_message', text: `The car goes to the garage, ${WORD} 火烈鸟密语` },
+  },
+];
+
+/** memory.gate over a runtime the test waits on (a prefetch's search has settled when this returns). */
+async function gate(p: { session_id: string; segment: { kind: string; text: string } }): Promise<GateResult> {
+  if (!service) throw new Error('no service');
+  const runtime = createInjectRuntime(service);
+  const local = createLocalClient(createMethodTable(service, { inject: runtime }));
+  const out = await local.call<GateResult>('memory.gate', { owner: 'alice', ...p });
+  await runtime.idle();
+  return out;
+}
+
+/** Every term of every working-memory segment of alice, as `session: term`. */
+async function ringTerms(): Promise<string[]> {
+  const db = service?.driver;
+  if (!db) throw new Error('no service');
+  const rows = await db.all(
+    row({ session_id: str, terms: str }),
+    `SELECT session_id, terms FROM working_segments WHERE owner = 'alice' ORDER BY session_id, context_cursor`,
+  );
+  return rows.flatMap((r) => (JSON.parse(r.terms) as string[]).map((t) => `${r.session_id}: ${t}`));
+}
+
 async function seedMarked(): Promise<void> {
   const svc = await open();
   await ingest('alice', [...MARKED, ...OTHER]);
@@ -97,6 +133,7 @@ async function seedMarked(): Promise<void> {
       { type: 'knowledge', name: `${WORD} 暗号`, aliases: [MARK], body: `暗号 ${MARK} 只给项目成员` },
     ],
   });
+  for (const segment of SEGMENTS) await gate(segment);
   await drain(workerOf(svc));
 }
 
@@ -141,6 +178,80 @@ describe.each(VECTOR_ENGINES)('memory.forget on %s', (engine) => {
       wait_ms: 60_000,
     });
     expect(left.items.map((i) => i.id)).toContain('o1');
+  });
+
+  it("takes forgotten words out of every session's working memory: gate, packet and snapshot", async () => {
+    await seedMarked();
+    const before = await ringTerms();
+    expect(before).toEqual(expect.arrayContaining(['sk: flamingoquartz', 'sx: flamingoquartz', 'sx: car']));
+    const repeated = await gate(MARKED_TURN);
+    expect(repeated.signals.novelty).toBe(0);
+
+    const out = await client.call<ForgetResult>('memory.forget', {
+      owner: 'alice',
+      ids: await markedItems(),
+      with_events: true,
+    });
+    // The marked session's segments name the object (its alias), so they go with it; the other is rewritten.
+    expect(out.counts.working_segments).toBe(1);
+    const after = await ringTerms();
+    expect(after.filter((t) => NEEDLES.some((n) => t.includes(n)))).toEqual([]);
+    // A word other items still hold is not forgotten content: the other session keeps it.
+    expect(after).toEqual(expect.arrayContaining(['sx: car', 'sx: garag']));
+    expect(after.some((t) => t.startsWith('sk: '))).toBe(false);
+
+    // A packet asked of the working memory, and the snapshot, name nothing forgotten.
+    for (const session_id of ['sk', 'sx']) {
+      const packet = await client.call('memory.packet.build', {
+        owner: 'alice',
+        session_id,
+        wait_ms: 60_000,
+      });
+      const snapshot = await client.call('memory.snapshot', { owner: 'alice', session_id });
+      for (const shown of [JSON.stringify(packet), JSON.stringify(snapshot)])
+        expect(NEEDLES.filter((n) => shown.includes(n))).toEqual([]);
+    }
+    // Said again, the forgotten turn is news to the gate, not a repeat of what it was told.
+    const again = await gate(MARKED_TURN);
+    expect(again.signals.novelty).toBe(1);
+  });
+
+  it('a search running across a forget stores no answer: its request fails as forgotten', async () => {
+    await seedMarked();
+    if (!service) throw new Error('no service');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The search reads the store before the forget and answers after it.
+    const runtime = createInjectRuntime(service, {
+      search: async (params, recall) => {
+        const answer = await recall(params);
+        await held;
+        return answer;
+      },
+    });
+    const local = createLocalClient(createMethodTable(service, { inject: runtime }));
+    const asked = await local.call<{ status: string; request_id: string }>('memory.recall', {
+      owner: 'alice',
+      query: `${WORD} 暗号`,
+      wait_ms: 0,
+    });
+    expect(asked.status).toBe('pending');
+    await client.call('memory.forget', { owner: 'alice', ids: await markedItems(), with_events: true });
+    release();
+    await runtime.idle();
+    const request = await local.call<Record<string, unknown>>('memory.requests.get', {
+      owner: 'alice',
+      request_id: asked.request_id,
+    });
+    expect(request).toMatchObject({ status: 'failed', error: { code: 'forgotten' } });
+    expect(request).not.toHaveProperty('result');
+    const stored = JSON.stringify(
+      await service.driver.all(
+        row({ result: str }),
+        `SELECT coalesce(result, '') AS result FROM recall_requests`,
+      ),
+    );
+    expect(NEEDLES.filter((n) => stored.includes(n))).toEqual([]);
   });
 
   it('a batch embedded while its documents are forgotten writes no vector for them', async () => {

@@ -1,6 +1,6 @@
 // What memory.forget deletes of the inject stage's stored answers: recall answers (pending results and the
 // wait budget's cache, one table) that name a forgotten item, and inbox items that quote one or carry such
-// an answer.
+// an answer; and the requests whose search still runs, which may have read what is being forgotten.
 import type { Queryable } from '../storage/driver.js';
 import { row, str } from '../storage/rows.js';
 import { chunksOf, containsSql } from './forget-docs.js';
@@ -48,4 +48,22 @@ export async function dropCachedAnswers(
     ).changes;
   }
   return { answers: requests.size, inbox };
+}
+
+/**
+ * Fails the owner's requests still pending (`forgotten`): their search, running in some process, may have
+ * read a forgotten item before this transaction, and a failed request takes no late answer (settle.ts).
+ * invariant: no answer of a search that ran across a forget is stored (test:
+ * src/knowledge/forget-bytes.test.ts "a search running across a forget…").
+ */
+export async function failPendingRequests(tx: Queryable, owner: string, now: number): Promise<number> {
+  const error = JSON.stringify({
+    code: 'forgotten',
+    message: 'memory.forget ran during the search; ask again',
+  });
+  const { changes } = await tx.run(
+    `UPDATE recall_requests SET status = 'failed', error = ?, finished_at = ? WHERE owner = ? AND status = 'pending'`,
+    [error, now, owner],
+  );
+  return changes;
 }

@@ -1,6 +1,6 @@
 // What memory.forget deletes of the index: the documents of forgotten items with their vectors, and the
 // next turn of a forgotten event's session, whose context field quoted it (indexed again without it).
-import { removeVectors } from '../embed/store.js';
+import { embedAgain, removeVectors } from '../embed/store.js';
 import { contextOf, eventIndexRow } from '../ingest/prepare.js';
 import { getEventsByIds } from '../ingest/store.js';
 import { indexOf, indexRows } from '../search/search.js';
@@ -119,6 +119,7 @@ export async function reindexNeighbours(
       : undefined;
     const context = previous ? contextOf(tokenize(previous.text)) : '';
     await indexRows(tx, [eventIndexRow(event, tokenize(event.text), context)]);
+    await embedAgain(tx, owner, 'event', event.event_id);
     tally.reindexed++;
   }
   // The neighbours' old vectors go too (the worker embeds their new documents).

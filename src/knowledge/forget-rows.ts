@@ -3,6 +3,7 @@
 // src/knowledge/migration.test.ts).
 import type { Queryable } from '../storage/driver.js';
 import { nstr, row, str } from '../storage/rows.js';
+import { aliasesOf } from './aliases.js';
 import { settleKey, type KnowledgeContext } from './facts.js';
 import { chunksOf, containsSql, dropDocs, type Tally } from './forget-docs.js';
 import { inList } from './objects.js';
@@ -20,6 +21,7 @@ export interface Forgotten extends Tally {
 
 const MemoryKeyRow = row({ memory_id: str, text: str, norm_subject: nstr, norm_predicate: nstr });
 const IdRow = row({ id: str });
+const ObjectTextRow = row({ id: str, name: str, body: str });
 
 /** Deletes `ref IN ids` rows of each table, for one owner. */
 async function deleteFrom(
@@ -102,14 +104,15 @@ export async function deleteObjects(
   out: Forgotten,
 ): Promise<void> {
   for (const part of chunksOf(ids)) {
-    const found = (
-      await tx.all(
-        IdRow,
-        `SELECT object_id AS id FROM objects WHERE owner = ? AND object_id IN ${inList(part)}`,
-        [owner, ...part],
-      )
-    ).map((r) => r.id);
+    const rows = await tx.all(
+      ObjectTextRow,
+      `SELECT object_id AS id, name, body FROM objects WHERE owner = ? AND object_id IN ${inList(part)}`,
+      [owner, ...part],
+    );
+    const found = rows.map((r) => r.id);
     if (found.length === 0) continue;
+    const aliases = await aliasesOf(tx, owner, found);
+    for (const r of rows) out.texts.add([r.name, ...(aliases.get(r.id) ?? []), r.body].join('\n'));
     await dropDocs(tx, owner, 'object', found, out);
     const relations = await tx.all(
       IdRow,

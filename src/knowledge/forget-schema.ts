@@ -40,6 +40,8 @@ export const ForgetResultSchema = z.object({
     inbox_items: Count,
     /** Timeline nodes whose summary was rebuilt from the events left under them. */
     nodes_rewritten: Count,
+    /** Sessions' working-memory segments that held a word only forgotten items had (rewritten or deleted). */
+    working_segments: Count,
   }),
 });
 export type ForgetResult = z.output<typeof ForgetResultSchema>;

@@ -6,9 +6,10 @@ import { MemoryError } from '../errors.js';
 import type { Driver, Queryable } from '../storage/driver.js';
 import { row, str } from '../storage/rows.js';
 import type { KnowledgeContext } from './facts.js';
-import { dropCachedAnswers } from './forget-caches.js';
+import { dropCachedAnswers, failPendingRequests } from './forget-caches.js';
 import { chunksOf } from './forget-docs.js';
 import { citedEvents, deleteEvents } from './forget-events.js';
+import { forgetFromRings } from './forget-ring.js';
 import { deleteMemories, deleteObjects, type Forgotten } from './forget-rows.js';
 import type { ForgetParams, ForgetResult } from './forget-schema.js';
 import { inList } from './objects.js';
@@ -44,7 +45,7 @@ async function existing(tx: Queryable, owner: string, table: string, col: string
 
 /**
  * invariant: a forgotten item leaves no byte in the data directory: no row, index term, vector, cached
- * answer or file (test: src/knowledge/forget-bytes.test.ts).
+ * answer, working-memory term or file (test: src/knowledge/forget-bytes.test.ts).
  */
 export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<ForgetResult> {
   const ctx: KnowledgeContext = { timeZone: deps.timeZone, now: deps.now() };
@@ -79,12 +80,14 @@ export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<Fo
       [...forgotten.memories, ...forgotten.objects, ...forgotten.events],
       [...forgotten.texts],
     );
+    await failPendingRequests(tx, p.owner, ctx.now);
+    const segments = await forgetFromRings(tx, p.owner, forgotten.texts);
     // Merges the index's segments: a deleted document's terms are gone from the file, not only marked.
     if (tx.dialect === 'sqlite') await tx.run(`INSERT INTO search_fts (search_fts) VALUES ('optimize')`);
-    return { forgotten, cached, nodes };
+    return { forgotten, cached, nodes, segments };
   });
   if (deps.driver.dialect === 'sqlite') await deps.driver.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  const { forgotten: f, cached, nodes } = out;
+  const { forgotten: f, cached, nodes, segments } = out;
   const result: ForgetResult = {
     forgotten: { memories: [...f.memories], objects: [...f.objects], events: [...f.events] },
     counts: {
@@ -98,6 +101,7 @@ export async function forgetItems(deps: ForgetDeps, p: ForgetParams): Promise<Fo
       cached_answers: cached.answers,
       inbox_items: cached.inbox,
       nodes_rewritten: nodes,
+      working_segments: segments,
     },
   };
   await deps.afterForget?.(p.owner, {
