@@ -81,15 +81,18 @@ export function framingOf(text: string): Framing {
   const lines = text.split('\n');
   const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
   if (codeLines > 0 && codeLines * 2 >= lines.length) code.push([0, text.length]);
-  // Only the prose around the quotes can say it documents a format: raw JSON in a tool result does not.
+  return { quoted, code, reporting: reports(text), explaining: quoted.length > 0 && explains(text, quoted) };
+}
+
+/** Only the prose around the quotes can say it documents a format: raw JSON in a tool result does not. */
+function explains(text: string, quoted: [number, number][]): boolean {
   let prose = '';
   let at = 0;
   for (const [s, e] of [...quoted].sort((a, b) => a[0] - b[0])) {
     if (s >= at) prose += text.slice(at, s) + ' ';
     at = Math.max(at, e);
   }
-  prose += text.slice(at);
-  return { quoted, code, reporting: reports(text), explaining: EXPLAINING.test(prose) };
+  return EXPLAINING.test(prose + text.slice(at));
 }
 
 function reports(text: string): boolean {

@@ -1,7 +1,7 @@
 // The safety gate's scorer: whether a memory text may reach a prompt as it is, only as quoted data, or not at
 // all. Pure and synchronous; English and Chinese; who wrote the text and how it frames an attack both count.
 import { aimOf } from './safety-aim.js';
-import { framingOf, inside, overlaps, trustOf, type Trust } from './safety-context.js';
+import { framingOf, inside, overlaps, trustOf, type Framing, type Trust } from './safety-context.js';
 import { normalizeForSafety, type Normalized } from './safety-normalize.js';
 import { sentences, type SafetyRule, type SignalCode } from './safety-rule.js';
 import { CODE_RULES } from './safety-rules-code.js';
@@ -22,8 +22,8 @@ export { quoteAsData } from './safety-quote.js';
 /**
  * The one place the gate's thresholds live. `score` is a noisy-OR of the strongest weight per signal code,
  * each times its trust factor and framing factor; at `quote` or above a text passes only as quoted data,
- * at `suppress` or above never. `strong`: a signal this heavy (before trust and framing) keeps a text that
- * is not the user's own at `quote` or above, however it is framed.
+ * at `suppress` or above never. `strong`: a signal this heavy (before trust and framing, after what an
+ * override is aimed at) keeps a text that is not the user's own at `quote` or above, however it is framed.
  */
 export const SAFETY_THRESHOLDS = { quote: 0.35, suppress: 0.65, strong: 0.7 } as const;
 
@@ -69,6 +69,7 @@ const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
 const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
 const DECODE_WORDS = /decode|base64|b64|atob|解码|解密|译码/iu;
 const MAX_REASONS = 16;
+const NO_FRAMING: Framing = { quoted: [], code: [], reporting: false, explaining: false };
 
 interface Finding {
   code: SignalCode;
@@ -91,7 +92,8 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
   }
   // A claimed approval or a secret kept from the user weighs more next to an action with side effects.
   const risky = HIGH_RISK.test(norm.text);
-  const framing = framingOf(norm.text);
+  // Most texts hold no signal at all: their framing is never read, so it is not computed.
+  const framing = findings.length > 0 ? framingOf(norm.text) : NO_FRAMING;
   const best = new Map<SignalCode, number>();
   const context = new Set<SafetyReasonCode>();
   let strong = false;
