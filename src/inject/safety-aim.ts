@@ -32,6 +32,8 @@ const TASK = alt(
 );
 /** What a model does or guards: an override "for this conversation" or "about safety" is aimed at the model. */
 const MODEL_WORK = String.raw`(?:you|your|yours|answers?|responses?|replies|repl(?:y|ying)|outputs?|conversations?|chats?|sessions?|tasks?|assistants?|AI|models?|bots?|agents?|summar(?:y|ies)|safety|security|content|pages?|sites?|documents?|e-?mails?|messages?|texts?|files?|notes?|inputs?|filter(?:s|ing)?|moderation|polic(?:y|ies)|privacy|confidential\w*|secrets?|passwords?|keys?|credentials?|data|sharing|disclos\w+|users?|tools?|prompts?)\b`;
+/** Who makes or runs models: an override "from OpenAI" or "from the Developer" is about the model. */
+const MAKERS = String.raw`(?:OpenAI|Anthropic|Google|Microsoft|Meta|Mistral|DeepSeek|System|Developer|Admin|Operator|Creator|Claude|Gemini|Copilot)\b`;
 const DET = String.raw`(?:(?:the|this|that|these|those|my|our|his|her|their|its|each|every)\s+)?`;
 const PREP = alt('in|inside|within|from|on|printed on|of|for|about|regarding|under|at|since|as of|with');
 /** "… in docs/BUILD.md", "… for the essay", "… since release 2.3"; "… I sent yesterday". */
@@ -47,13 +49,16 @@ const TIED_CARRIER_EN = new RegExp(
   String.raw`^[\s,]{0,3}${PREP}\s+(?:the|this|these|that)\s+(?:[\w'’-]{1,20}\s+){0,2}?${CARRIER}\b`,
   'iu',
 );
+/** "For now", "for once", "for a moment": when, not what about. */
+const NOT_TOPIC = String.raw`(?:now|once|good|real|all|any|every|me|us|them|him|her|it|a|an|today|tonight|moment|rest|time being|while|second|bit|the (?:moment|rest|time being))\b`;
 /** "… for the shared fridge", "… about parking": a topic of people's lives, not of the model's work. */
 const TOPIC_EN = new RegExp(
-  String.raw`^[\s,]{0,3}(?:for|about|regarding|on)\s+(?:the|our|my|this|that|each|every)\s+(?!(?:[\w-]+\s+){0,2}?${MODEL_WORK})(?:[\w-]{2,20}\s+){0,2}[\w-]{2,20}\b`,
+  String.raw`^[\s,]{0,3}(?:for|about|regarding|on|of)\s+(?:(?:the|our|my|this|that|each|every)\s+)?(?!${NOT_TOPIC})(?!(?:[\w-]+\s+){0,2}?${MODEL_WORK})(?:[\w-]{2,20}\s+){0,2}[\w-]{2,20}\b`,
   'iu',
 );
+/** "… I sent yesterday", "… Dana posted", "… from IT", "… from Priya": people, not a model's makers. */
 const AUTHORED_EN = new RegExp(
-  String.raw`^[\s,]{0,3}(?:that\s+)?(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|\p{Lu}\p{Ll}{1,20})\s+(?:sent|gave|wrote|posted|shared|e-?mailed|mentioned|left|put|forwarded|circulated)\b`,
+  String.raw`^[\s,]{0,3}(?:(?:that\s+)?(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|\p{Lu}\p{Ll}{1,20})\s+(?:sent|gave|wrote|posted|shared|e-?mailed|mentioned|left|put|forwarded|circulated)\b|from\s+(?:IT|HR|(?!${MAKERS})\p{Lu}\p{Ll}{1,20}(?:\s+\p{Lu}\p{Ll}{1,20})?)\b)`,
   'u',
 );
 const TASK_EN = new RegExp(
@@ -62,7 +67,7 @@ const TASK_EN = new RegExp(
 );
 /** Speaking to the model, or naming what only a model has. */
 const MODEL_TARGET_EN = new RegExp(
-  String.raw`\b(?:you\s+(?:were|have been|'ve been|got)\s+(?:given|told|instructed)|you\s+received|your\s+(?:[\w-]+\s+)?(?:instructions|prompts?|programming|training|guidelines|rules|directives|constraints|guardrails|restrictions|policies|context|system)|(?:system\s+)?prompts?|safety\s+(?:rules|guidelines|instructions|policies)|AI|LLM|GPT|chatbot|assistants?|language models?)\b`,
+  String.raw`\b(?:you\s+(?:were|have been|'ve been|got)\s+(?:given|told|instructed)|you\s+received|your\s+(?:[\w-]+\s+)?(?:instructions|prompts?|programming|training|guidelines|rules|directives|constraints|guardrails|restrictions|policies|context|system)|your\s+(?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies))|reveal|leak|exfiltrate|(?:system\s+)?prompts?|safety\s+(?:rules|guidelines|instructions|policies)|AI|LLM|GPT|chatbot|assistants?|language models?)\b`,
   'iu',
 );
 
@@ -101,7 +106,7 @@ export type Aim = 'model' | 'elsewhere' | 'carrier';
 export function aimOf(text: string, start: number, end: number, sentence: [number, number]): Aim {
   const span = text.slice(start, end);
   if (/\p{Script=Han}/u.test(span)) return aimZh(text, start, end, span);
-  const tail = text.slice(end, Math.min(sentence[1], end + 60));
+  const tail = text.slice(end, Math.min(sentence[1], end + 120));
   if (MODEL_TARGET_EN.test(span) || MODEL_TARGET_EN.test(tail)) return 'model';
   if ([TIED_EN, TIED_OTHER_EN, TOPIC_EN, AUTHORED_EN].some((r) => r.test(tail)) || TASK_EN.test(span)) {
     return 'elsewhere';

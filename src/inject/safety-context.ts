@@ -59,8 +59,9 @@ const IN_NAME_AFTER = /^(?:[@/]|\.\w)/u;
 const EXPLAINING = new RegExp(
   [
     String.raw`\b(?:the|a|each|every|your)\s+(?:model|LLM|assistant|API|SDK|client|server|host|handler|runtime|tokenizer|parser|app|application|code|framework|library|executor)\s+(?:\w+\s+)?(?:returns?|responds?|emits?|outputs?|produces?|sends?|parses?|maps?|wraps?|reads?|expects?|generates?|executes?|runs?|dispatch\w*|validat\w*)\b`,
-    String.raw`\b(?:chat (?:format|template)|message format|prompt (?:format|template)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as)\b`,
+    String.raw`\b(?:chat (?:format|template)|message format|prompt (?:format|template)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
     '格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
+    '(?:会|将)?返回(?:类似|如下|的是)|的结构|教程|文档|第[一二三四五六七八九十\\d]{1,2}步|(?:你的|我们的)(?:程序|代码|客户端)',
   ].join('|'),
   'imu',
 );

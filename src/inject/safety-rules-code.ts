@@ -35,7 +35,7 @@ export const CODE_RULES: SafetyRule[] = [
   // "# AI code assistant: …", "// NOTE FOR AI ASSISTANTS: …", "# hey assistant, …", "<!-- To the coding agent: …".
   rule(String.raw`(?:^|\n)[ \t]*${MARKER}[ \t]*(?:${VOCATIVE}${ANY_NAME}|${AI_NAME})${WHO}[ \t]*[:,!—]`),
   // "# 致 AI 编程助手：…", "// 代码助手请注意：…", "智能体须知：…", "# 大模型看这里：…".
-  rule(`(?:^|\\n)[ \\t]*${MARKER}[ \\t]*(?:致|给|写给|致所有|给所有|提醒)?[ \\t]*(?:的)?${ZH_NAME}[ \\t]*(?:们)?(?:请注意|注意|须知|看这里|看过来|必读|请)?[ \\t]*[:：，,]`),
+  rule(`(?:^|\\n)[ \\t]*${MARKER}[ \\t]*(?:致|给|写给|致所有|给所有|提醒|注意|告诉)?[ \\t]*(?:的)?${ZH_NAME}[ \\t]*(?:们)?(?:请注意|注意|须知|看这里|看过来|必读|请)?[ \\t]*[:：，,]`),
 ];
 
 function rule(source: string): SafetyRule {
