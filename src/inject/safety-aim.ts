@@ -1,8 +1,9 @@
 // What an override phrase is aimed at. "Ignore the previous instructions" steers a model; "ignore the earlier
 // build instructions in docs/BUILD.md", "disregard the guidelines I sent yesterday" or 忽略之前的部署指令 point a
 // person away from a document, a version or someone's earlier message. Only an override whose object is
-// tied to such a thing, and that names nothing of the model's own, counts as aimed elsewhere; one tied to
-// the text's own carrier ("the instructions in this e-mail") may mean either.
+// tied to such a thing, and that names nothing of the model's own, counts as aimed elsewhere. One tied to
+// the text's own carrier ("the instructions in this e-mail"), or a bare statement that earlier instructions
+// are void (之前的指示作废), speaks to no one in particular: it may mean either, and is left unclear.
 import { alt } from './safety-rule.js';
 
 /** Nouns for things people write instructions in: named files, versions, tickets, drafts, packaging. */
@@ -11,6 +12,7 @@ const ARTIFACT = alt(
   String.raw`\.[a-z][\w.-]{1,30}`,
   String.raw`v\d+(?:\.\d+)*\b`,
   String.raw`(?:version|release|edition|revision)\s+\d[\w.]*`,
+  String.raw`(?:steps?|pages?|sections?|items?|points?|lines?|figures?|tables?|rules?|clauses?|articles?)\s+\d[\w.]*`,
   'README|INSTALL|CHANGELOG|wiki(?: page)?|manual|docs|documentation|guide|handbook|runbook|playbook|FAQ',
   'config(?:uration)? files?|settings files?|makefile|dockerfile|lockfile',
   'section|chapter|appendix|ticket|issue|pull request|PR|commit|thread|memo|letter|newsletter',
@@ -92,16 +94,20 @@ const MODEL_TARGET_ZH = new RegExp(
   '(?:你|您)[^，。！？\\n]{0,8}?(?:指令|提示词|系统提示|设定|人设|身份|角色|安全策略|安全限制|约束)|给你的|系统|AI|人工智能|助手|助理|模型|智能体|机器人|GPT|本页|本网页|本邮件|我说的',
   'iu',
 );
+/** "The previous instructions are void", 之前的指示作废: a statement to no one, not an order to the reader. */
+const STATEMENT_EN =
+  /^(?:the\s+)?(?:previous|prior|above|earlier|preceding|foregoing|former|original|initial)\b/iu;
+const STATEMENT_ZH = /^(?:之前|以前|此前|先前|前面|上面|以上|上述|上文|原来|原有|原先|原始|原本|最初)/u;
 const ALL_EN = /\b(?:all|any|every|everything)\b/iu;
 const ALL_ZH = /所有|全部|一切|任何/u;
 const CLAUSE_ZH = /[。！？!?；;\n]/u;
 
 /**
  * What the override found at `[start, end)` of `text` is aimed at: the model; a document, a version or a
- * person's message elsewhere; or the text's own carrier ("the instructions in this e-mail"), which may mean
- * either. `sentence` is the span of the sentence holding it.
+ * person's message elsewhere; or unclear (the text's own carrier, a bare statement that earlier
+ * instructions are void). `sentence` is the span of the sentence holding it.
  */
-export type Aim = 'model' | 'elsewhere' | 'carrier';
+export type Aim = 'model' | 'elsewhere' | 'unclear';
 
 export function aimOf(text: string, start: number, end: number, sentence: [number, number]): Aim {
   const span = text.slice(start, end);
@@ -112,7 +118,8 @@ export function aimOf(text: string, start: number, end: number, sentence: [numbe
     return 'elsewhere';
   }
   // "All previous instructions on this page" is the attack's own wording, not a person's correction.
-  return TIED_CARRIER_EN.test(tail) && !ALL_EN.test(span) ? 'carrier' : 'model';
+  if (ALL_EN.test(span)) return 'model';
+  return TIED_CARRIER_EN.test(tail) || STATEMENT_EN.test(span) ? 'unclear' : 'model';
 }
 
 function aimZh(text: string, start: number, end: number, span: string): Aim {
@@ -124,5 +131,6 @@ function aimZh(text: string, start: number, end: number, span: string): Aim {
   if (MODEL_TARGET_ZH.test(sentence)) return 'model';
   // The object's own words ("之前邮件里的报销要求", "之前的部署指令"), or a newer document named as what counts.
   if (TIED_ZH.test(span) || SUPERSEDED_ZH.test(sentence)) return 'elsewhere';
-  return CARRIER_ZH_ANY.test(span) && !ALL_ZH.test(span) ? 'carrier' : 'model';
+  if (ALL_ZH.test(span)) return 'model';
+  return CARRIER_ZH_ANY.test(span) || STATEMENT_ZH.test(span) ? 'unclear' : 'model';
 }

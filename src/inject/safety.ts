@@ -47,8 +47,9 @@ const TRUST_FACTORS: Record<SignalCode, { derived: number; own: number }> = {
 /**
  * Framing factors: a quoted attack in a report or warning, one in a report, one in code, one inside a string
  * literal in code, an example quoted by a text that documents a format, an override aimed at a document or a
- * person's message rather than at the model, and one aimed at "the instructions in this e-mail", which may
- * mean the e-mail's own (the last two lower the weight itself, so that it no longer counts as strong).
+ * person's message rather than at the model, and one whose aim is unclear ("the instructions in this
+ * e-mail", "the previous instructions are void"); the last two lower the weight itself, so that such an
+ * override no longer counts as strong.
  */
 const FRAMED = {
   quotedReport: 0.4,
@@ -57,7 +58,7 @@ const FRAMED = {
   codeString: 0.3,
   example: 0.4,
   elsewhere: 0.35,
-  carrier: 0.6,
+  unclear: 0.6,
 } as const;
 
 /** Authority and secrecy next to a high-risk action count this much more. */
