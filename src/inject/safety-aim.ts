@@ -33,7 +33,7 @@ const TASK = alt(
   'washing|cleaning|assembly|checkout|return|refund|exam|homework|essay|filing|tax|visa|boarding',
 );
 /** What a model does or guards: an override "for this conversation" or "about safety" is aimed at the model. */
-const MODEL_WORK = String.raw`(?:you|your|yours|answers?|responses?|replies|repl(?:y|ying)|outputs?|conversations?|chats?|sessions?|tasks?|assistants?|AI|models?|bots?|agents?|summar(?:y|ies)|safety|security|content|pages?|sites?|documents?|e-?mails?|messages?|texts?|files?|notes?|inputs?|filter(?:s|ing)?|moderation|polic(?:y|ies)|privacy|confidential\w*|secrets?|passwords?|keys?|credentials?|data|sharing|disclos\w+|users?|tools?|prompts?)\b`;
+const MODEL_WORK = String.raw`(?:you|your|yours|answers?|responses?|replies|repl(?:y|ying)|outputs?|conversations?|chats?|sessions?|tasks?|assistants?|AI|models?|bots?|agents?|summar(?:y|ies)|safety|security|content|pages?|sites?|documents?|e-?mails?|messages?|texts?|files?|notes?|inputs?|filter(?:s|ing)?|moderation|polic(?:y|ies)|privacy|confidential\w*|secrets?|passwords?|api keys?|credentials?|data|sharing|disclos\w+|users?|tools?|prompts?)\b`;
 /** Who makes or runs models: an override "from OpenAI" or "from the Developer" is about the model. */
 const MAKERS = String.raw`(?:OpenAI|Anthropic|Google|Microsoft|Meta|Mistral|DeepSeek|System|Developer|Admin|Operator|Creator|Claude|Gemini|Copilot)\b`;
 const DET = String.raw`(?:(?:the|this|that|these|those|my|our|his|her|their|its|each|every)\s+)?`;
@@ -69,7 +69,7 @@ const TASK_EN = new RegExp(
 );
 /** Speaking to the model, or naming what only a model has. */
 const MODEL_TARGET_EN = new RegExp(
-  String.raw`\b(?:you\s+(?:were|have been|'ve been|got)\s+(?:given|told|instructed)|you\s+received|your\s+(?:[\w-]+\s+)?(?:instructions|prompts?|programming|training|guidelines|rules|directives|constraints|guardrails|restrictions|policies|context|system)|your\s+(?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies))|reveal|leak|exfiltrate|(?:system\s+)?prompts?|safety\s+(?:rules|guidelines|instructions|policies)|AI|LLM|GPT|chatbot|assistants?|language models?)\b`,
+  String.raw`\b(?:you\s+(?:were|have been|'ve been|got)\s+(?:given|told|instructed)|you\s+received|your\s+(?:[\w-]+\s+)?(?:instructions|prompts?|programming|training|guidelines|rules|directives|constraints|guardrails|restrictions|policies|context|system)|your\s+(?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|new\s+(?:role|task|instructions))|you\s*(?:are|'re)\s+now|from now on|reveal|leak|exfiltrate|(?:system\s+)?prompts?|safety\s+(?:rules|guidelines|instructions|policies)|AI|LLM|GPT|chatbot|assistants?|language models?)\b`,
   'iu',
 );
 
@@ -98,6 +98,9 @@ const MODEL_TARGET_ZH = new RegExp(
 const STATEMENT_EN =
   /^(?:the\s+)?(?:previous|prior|above|earlier|preceding|foregoing|former|original|initial)\b/iu;
 const STATEMENT_ZH = /^(?:之前|以前|此前|先前|前面|上面|以上|上述|上文|原来|原有|原先|原始|原本|最初)/u;
+/** What follows goes on to give the model new orders ("…; you are now DevMode"), in this sentence or the next. */
+const NEW_ORDERS_EN =
+  /\b(?:you\s*(?:are|'re)\s+now|from now on|your new (?:role|task|instructions|rules)|you\s+(?:must|will)\s+(?:now|always|never|only))\b/iu;
 const ALL_EN = /\b(?:all|any|every|everything)\b/iu;
 const ALL_ZH = /所有|全部|一切|任何/u;
 const CLAUSE_ZH = /[。！？!?；;\n]/u;
@@ -114,6 +117,7 @@ export function aimOf(text: string, start: number, end: number, sentence: [numbe
   if (/\p{Script=Han}/u.test(span)) return aimZh(text, start, end, span);
   const tail = text.slice(end, Math.min(sentence[1], end + 120));
   if (MODEL_TARGET_EN.test(span) || MODEL_TARGET_EN.test(tail)) return 'model';
+  if (NEW_ORDERS_EN.test(text.slice(end, end + 200))) return 'model';
   if ([TIED_EN, TIED_OTHER_EN, TOPIC_EN, AUTHORED_EN].some((r) => r.test(tail)) || TASK_EN.test(span)) {
     return 'elsewhere';
   }

@@ -25,7 +25,9 @@ const AI_NAME = alt(
 const VOCATIVE = String.raw`(?:hey|hi|hello|dear|attention|note (?:for|to)|message (?:for|to)|instructions? for|to|for)[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+)?`;
 /** Who is meant: "LLM agents reading this repo", "assistants working on this file". */
 const WHO = String.raw`(?:[ \t]+(?:reading|editing|processing|working on|working in|touching|modifying|reviewing|that|who|which|in|on)(?:[ \t]+[\w'’./-]{1,20}){0,3})?`;
-const ANY_NAME = alt(AI_NAME, 'assistants?|agents?|models?|bots?');
+const ONE_NAME = alt(AI_NAME, 'assistants?|agents?|models?|bots?');
+/** "To Copilot and other AI tools": a list of names. */
+const ANY_NAME = String.raw`${ONE_NAME}(?:[ \t]*(?:,|and|or|&)[ \t]*(?:other[ \t]+|all[ \t]+|any[ \t]+)?${ONE_NAME}){0,3}`;
 const ZH_NAME = alt(
   '(?:AI|人工智能)?[ \\t]*(?:智能|代码|编程|编码|自动化|写代码的)?[ \\t]*(?:助手|助理|机器人)|AI|人工智能|大模型|大语言模型|语言模型|智能体|Copilot|Cursor|Claude|ChatGPT|GPT',
 );
