@@ -13,6 +13,8 @@ export interface SafetyRule {
   find(text: string): Iterable<[number, number]>;
   /** Written to find text inside code (a comment addressed to an AI): code framing does not lower it. */
   inCode?: boolean;
+  /** An override whose object is the model's own by construction ("…and your original guidelines"). */
+  atModel?: boolean;
 }
 
 /** A rule matching one pattern (case-insensitive, Unicode); every quantifier in it is bounded or disjoint. */

@@ -17,7 +17,7 @@ const MARKER = alt(
 );
 /** Names only an AI goes by; "model", "agent" or "bot" alone are ordinary words in code. */
 const AI_NAME = alt(
-  String.raw`AI(?:[ \t]+[\w-]{2,20})?[ \t]+(?:assistants?|agents?|tools?|bots?)|AI`,
+  String.raw`AI(?:[ \t]+[\w-]{2,20})?[ \t]+(?:assistants?|agents?|tools?|bots?|programmers?|coders?|helpers?|reviewers?)|AI`,
   String.raw`LLMs?(?:[ \t]+(?:agents?|assistants?|tools?))?`,
   'large language models?|language models?|Copilot|GitHub Copilot|Cursor|Claude(?: Code)?|ChatGPT|GPT(?:-\\d\\w*)?|Codex|Gemini|Devin',
   String.raw`(?:coding|code|programming|automated|autonomous|AI-powered)[ \t]+(?:assistants?|agents?|tools?|bots?)`,

@@ -81,6 +81,8 @@ interface Finding {
   at: [number, number];
   /** Found by a rule written for code: code framing does not lower it. */
   inCode?: boolean;
+  /** An override aimed at the model by construction: what it is aimed at is not asked. */
+  atModel?: boolean;
 }
 
 export function scoreSafety(input: SafetyInput): SafetyVerdict {
@@ -101,7 +103,7 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
   let spans: [number, number][] | null = null;
   for (const f of findings) {
     const [start, end] = f.at;
-    if (start >= 0 && f.code === 'override') {
+    if (start >= 0 && f.code === 'override' && !f.atModel) {
       spans ??= sentences(norm.text);
       const sentence = spans.find(([s, e]) => s <= start && start < e) ?? [start, end];
       const aim = aimOf(norm.text, start, end, sentence);
@@ -152,8 +154,9 @@ function trustFactor(code: SignalCode, trust: Trust): number {
 
 function* findSignals(norm: Normalized, depth = 0): Generator<Finding> {
   for (const r of RULES) {
-    for (const [s, e] of r.find(norm.text))
-      yield { ...finding(norm, r.code, r.weight, s, e), inCode: r.inCode };
+    for (const [s, e] of r.find(norm.text)) {
+      yield { ...finding(norm, r.code, r.weight, s, e), inCode: r.inCode, atModel: r.atModel };
+    }
   }
   // Base64 that decodes to readable text is read like the text it hides.
   for (const m of norm.text.matchAll(BASE64)) {
