@@ -84,8 +84,8 @@ const CARRIER_ZH = '(?:邮件|文档|页面|网页|文件|消息|通知|帖子|�
 /** Someone's earlier message: 那封邮件, 上周的通知, 老师发的文件. */
 const OTHERS_ZH = `(?:那封|那份|那条|上一封|上封|上一份|上一条|上周|昨天|前天|早上|上午|下午|我|我们|他|她|老师|同事|[^，。！？\\n]{1,4}?发的)[^，。！？\\n]{0,4}?${CARRIER_ZH}`;
 /** What someone sent, said or set before: 之前发的, 上次定的, 老师布置的. */
-const AUTHORED_ZH = '(?:发|说|定|布置|讲|提|交代|安排|写|通知)(?:过)?的';
-const TIED_ZH = new RegExp(`${ARTIFACT_ZH}|${TASK_ZH}|${OTHERS_ZH}|${AUTHORED_ZH}`, 'iu');
+const AUTHORED_ZH = /(?:发|说|定|布置|讲|提|交代|安排|写|通知)(?:过)?的/u;
+const TIED_ZH = new RegExp(`${ARTIFACT_ZH}|${TASK_ZH}|${OTHERS_ZH}`, 'iu');
 const CARRIER_ZH_ANY = new RegExp(CARRIER_ZH, 'u');
 /** "以 v2 手册为准": a newer document replaces the old one. */
 const SUPERSEDED_ZH = new RegExp(
@@ -137,6 +137,8 @@ function aimZh(text: string, start: number, end: number, span: string): Aim {
   if (MODEL_TARGET_ZH.test(sentence)) return 'model';
   // The object's own words ("之前邮件里的报销要求", "之前的部署指令"), or a newer document named as what counts.
   if (TIED_ZH.test(span) || SUPERSEDED_ZH.test(sentence)) return 'elsewhere';
+  // 之前写的所有规则 is the attack's own wording; 之前发的考试要求 a person's correction.
   if (ALL_ZH.test(span)) return 'model';
+  if (AUTHORED_ZH.test(span)) return 'elsewhere';
   return CARRIER_ZH_ANY.test(span) || STATEMENT_ZH.test(span) ? 'unclear' : 'model';
 }
