@@ -1,5 +1,6 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
-// Held-out (never tuned on): only its shape is checked here; bench/safety.ts reports its figures.
+// Held-out 1 (its texts never tuned on, its failures' families since added to dev): only its shape is
+// checked here; bench/safety.ts reports its figures.
 import { describe, expect, it } from 'vitest';
 import { devCases } from './fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression } from './fixtures/safety/evaluate.js';

@@ -19,6 +19,8 @@ export interface Framing {
   code: [number, number][];
   /** The text reports, warns about or explains attacks rather than making one. */
   reporting: boolean;
+  /** The text documents a format (a chat template, a tool-call schema, an API): what it quotes is an example. */
+  explaining: boolean;
 }
 
 const QUOTES = [
@@ -45,22 +47,66 @@ const REPORTING = new RegExp(
     '安全(?:提醒|提示|培训|通告|公告|须知|意识|事件|复盘|规范|警告)|例如|比如|举例|示例|样例|诸如|之类|这类|此类|攻击|注入',
     '(?:写着|声称|内容是|称)[“"「：:]|里有一句|有一句|混入|夹带|字样|据报道|复盘|误执行|当作数据|不得执行|没有执行|未执行|未采纳|没有照做|未照做|已忽略|拦截|识别|警惕|防范|防御',
     '(?:不要|切勿|请勿|别|千万别)(?:执行|点击|照做|相信|回复)',
-  ].join('|'),
+  ]
+    .map((words) => `(?:${words})`)
+    .join('|'),
   'iu',
 );
+/** A report word inside an address, a path or a name ("attacker@box", "malicious.example.com") frames nothing. */
+const IN_NAME_BEFORE = /[\w@./]$/u;
+const IN_NAME_AFTER = /^(?:[@/]|\.\w)/u;
 
-const CODE_LINES =
-  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE)\b.{0,200}$|[;{][ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*[[{("'\x60]/gmu;
+const EXPLAINING = new RegExp(
+  [
+    String.raw`\b(?:the|a|each|every|your)\s+(?:model|LLM|assistant|API|SDK|client|server|host|handler|runtime|tokenizer|parser|app|application|code|framework|library|executor)\s+(?:\w+\s+)?(?:returns?|responds?|emits?|outputs?|produces?|sends?|parses?|maps?|wraps?|reads?|expects?|generates?|executes?|runs?|dispatch\w*|validat\w*)\b`,
+    String.raw`\b(?:chat (?:format|template)|message format|prompt (?:format|template)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
+    '格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
+    '(?:会|将)?返回(?:类似|如下|的是)|的结构|教程|文档|第[一二三四五六七八九十\\d]{1,2}步|(?:你的|我们的)(?:程序|代码|客户端)',
+  ].join('|'),
+  'imu',
+);
+
+// A line that reads as source code: a keyword, a line ending in ; { [ ( or in a closing bracket and a comma, a
+// line of closing brackets, an assignment, a // or /* comment or a docstring quote ("#" lines are left out:
+// Markdown headings look the same).
+const CODE_LINE =
+  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')/u;
+
+const REPORTING_ALL = new RegExp(REPORTING.source, 'giu');
 
 export function framingOf(text: string): Framing {
   const quoted: [number, number][] = [];
   for (const q of QUOTES) for (const m of text.matchAll(q)) quoted.push([m.index, m.index + m[0].length]);
   const code: [number, number][] = [];
   code.push(...pairs(text, '```', '```'));
-  const lines = text.split('\n').length;
-  const codeLines = [...text.matchAll(CODE_LINES)].length;
-  if (codeLines > 0 && codeLines * 2 >= lines) code.push([0, text.length]);
-  return { quoted, code, reporting: REPORTING.test(text) };
+  const lines = text.split('\n');
+  const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
+  if (codeLines > 0 && codeLines * 2 >= lines.length) code.push([0, text.length]);
+  return { quoted, code, reporting: reports(text), explaining: quoted.length > 0 && explains(text, quoted) };
+}
+
+/** Only the prose around the quotes can say it documents a format: raw JSON in a tool result does not. */
+function explains(text: string, quoted: [number, number][]): boolean {
+  let prose = '';
+  let at = 0;
+  for (const [s, e] of [...quoted].sort((a, b) => a[0] - b[0])) {
+    if (s >= at) prose += text.slice(at, s) + ' ';
+    at = Math.max(at, e);
+  }
+  return EXPLAINING.test(prose + text.slice(at));
+}
+
+function reports(text: string): boolean {
+  for (const m of text.matchAll(REPORTING_ALL)) {
+    const word = m[0];
+    const before = text.slice(Math.max(0, m.index - 1), m.index);
+    const after = text.slice(m.index + word.length, m.index + word.length + 2);
+    const named =
+      (/^[a-z]/iu.test(word) && IN_NAME_BEFORE.test(before)) ||
+      (/[a-z]$/iu.test(word) && IN_NAME_AFTER.test(after));
+    if (!named) return true;
+  }
+  return false;
 }
 
 export const inside = (spans: [number, number][], start: number, end: number): boolean =>

@@ -1,13 +1,20 @@
 // What a safety rule is: a signal code, a weight and a way to find its spans in normalised text.
 import type { SafetyReasonCode } from './safety-schema.js';
 
-export type SignalCode = Exclude<SafetyReasonCode, 'reported' | 'code' | 'own_words'>;
+export type SignalCode = Exclude<
+  SafetyReasonCode,
+  'reported' | 'code' | 'example' | 'elsewhere' | 'own_words'
+>;
 
 export interface SafetyRule {
   code: SignalCode;
   /** How much one match says about an untrusted text, 0–1 (see the trust factors in safety.ts). */
   weight: number;
   find(text: string): Iterable<[number, number]>;
+  /** Written to find text inside code (a comment addressed to an AI): code framing does not lower it. */
+  inCode?: boolean;
+  /** An override whose object is the model's own by construction ("…and your original guidelines"). */
+  atModel?: boolean;
 }
 
 /** A rule matching one pattern (case-insensitive, Unicode); every quantifier in it is bounded or disjoint. */

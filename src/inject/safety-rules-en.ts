@@ -9,6 +9,12 @@ const ORDERS = alt(
   'instructions?|prompts?|directives?|directions|guidelines|guidance|rules|commands|orders|context|programming|system prompt|constraints|guardrails|restrictions|policies|training',
 );
 const WHOSE = String.raw`(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+|those\s+|the user'?s\s+)?`;
+/** What only a model has: its instructions, prompt, rules (not "orders" or "directions", which people have too). */
+const OWN_ORDERS = alt(
+  'instructions?|prompts?|directives?|guidelines?|guidance|rules?|programming|constraints?|guardrails|restrictions?|polic(?:y|ies)|training',
+);
+/** "… and", "… as well as", "…, including": a list whose later item is the model's own instructions. */
+const AND = String.raw`(?:,\s*)?\b(?:and|as well as|along with|together with|including|plus|or)\b[\s,]*(?:(?:also|even|too|then|while you(?:'re| are) at it|for that matter)[\s,]+)?`;
 const MODEL = alt(
   'AI|LLM|GPT|ChatGPT|Claude|Gemini|Copilot|language models?|large language models?|assistants?|agents?|bots?|chatbots?|models?|automated (?:agents?|systems?|assistants?|tools?)|AI (?:agents?|assistants?|models?|systems?)',
 );
@@ -40,8 +46,10 @@ export const EN_RULES: SafetyRule[] = [
   rule('override', 0.85, String.raw`\b${IGNORE}\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:\w+\s+)?${ORDERS}\b`),
   rule('override', 0.85, String.raw`\b${IGNORE}\s+(?:all|everything|anything|whatever)\s+(?:above|before|else|prior|previously|so far|(?:that\s+)?you(?:'ve| have)? (?:been |were )?(?:told|given|learned|instructed))`),
   rule('override', 0.85, String.raw`\b${IGNORE}\s+(?:all\s+|everything\s+|anything\s+)?(?:what(?:ever)?|that)\s+you\s+(?:were|have been|'ve been|got)\s+(?:told|given|instructed|asked)`),
-  rule('override', 0.8, String.raw`\b(?:the\s+)?(?:${EARLIER}\s+)${ORDERS}\s+(?:(?:are|is|were|was|have been|has been)\s+)?(?:now\s+|hereby\s+)?(?:void|null|cancell?ed|revoked|rescinded|superseded|obsolete|invalid|no longer (?:valid|in effect|apply))`),
+  rule('override', 0.8, String.raw`\b(?:the\s+)?(?:${EARLIER}\s+)${ORDERS}\s+(?:(?:in|from|on|of)\s+(?:this|the|these|that)\s+[\w-]{2,20}\s+)?(?:(?:are|is|were|was|have been|has been)\s+)?(?:now\s+|hereby\s+)?(?:void|null|cancell?ed|revoked|rescinded|superseded|obsolete|invalid|no longer (?:valid|in effect|apply))`),
   rule('override', 0.7, String.raw`\b(?:the\s+)?(?:guidance|instructions?|rules|directions|prompts?|guidelines|orders|policies)\s+you\s+(?:received|were given|got|have been given)\b[^.\n]{0,40}?\b(?:no longer (?:appl(?:y|ies)|valid|stands?|counts?)|(?:is|are) (?:void|revoked|cancell?ed|obsolete|superseded))`),
+  // A longer gap, or a list, only when the later object is explicitly the model’s own.
+  { ...rule('override', 0.85, String.raw`\b${IGNORE}\s(?:[^.!?;\n]|\.(?=\S)){1,80}?${AND}(?:all\s+(?:of\s+)?)?(?:your\s+(?:[\w-]+\s+){0,2}?${OWN_ORDERS}|the\s+(?:system prompt|(?:safety|system)\s+(?:rules|guidelines|instructions|policies))|(?:(?:the|whatever|any|every|all(?:\s+the)?)\s+)?(?:[\w-]+\s+)?${OWN_ORDERS}\s+(?:that\s+)?you(?:'ve|\s+have|\s+had)?\s+(?:(?:were|been)\s+)?(?:given|told|received|got)|(?:everything|anything|whatever|all)\s+(?:else\s+)?(?:that\s+)?you\s+(?:were|have been|'ve been|got)\s+(?:told|given|instructed))\b`), atModel: true },
   rule('override', 0.6, String.raw`\b(?:new|updated|revised|real|actual|true|hidden)\s+(?:instructions|directives|orders)\s*:|\binstead of (?:your|the) (?:task|instructions)`),
   rule('directive', 0.6, String.raw`\byour\s+(?:new|only|real|true|actual|primary|sole)\s+(?:task|job|goal|purpose|objective|mission|instructions?|rules?|role)\s+(?:is|are|now)\b|\byour\s+new\s+(?:operating\s+)?(?:rules|instructions|directives|orders)\b`),
   rule('directive', 0.6, String.raw`\b${FUTURE}\b[,:\s]{0,3}(?:you|the (?:assistant|AI|model|agent|bot))\s+${MUST}\b`),

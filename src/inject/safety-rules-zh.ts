@@ -10,6 +10,11 @@ const EARLIER = alt(
 const ORDERS = alt(
   '指令|指示|提示词|提示|系统提示|规则|设定|人设|约束|限制|命令|要求|安全策略|策略|规定|任务|身份|角色',
 );
+/** What only a model has (规则、要求、任务 are people's too). */
+const OWN_ORDERS = alt(
+  '指令|指示|提示词|系统提示|系统设定|设定|人设|规则|约束|限制|安全策略|安全限制|身份|角色',
+);
+const AND = alt('和|及|以及|与|连同|包括|还有|乃至|甚至|跟|并');
 const MODEL = alt(
   'AI|人工智能|大?语言模型|大模型|模型|助手|助理|AI助手|智能助手|智能体|机器人|GPT|ChatGPT|聊天机器人|agent',
 );
@@ -38,6 +43,8 @@ const ACT = alt(
 // prettier-ignore
 export const ZH_RULES: SafetyRule[] = [
   rule('override', 0.85, `${IGNORE}掉?(?:你|你的|你收到的|你之前收到的|用户|用户的)?[^，。！？\\n]{0,6}?${EARLIER}[^，。！？\\n]{0,6}?${ORDERS}`),
+  // A longer gap, or a list, only when the later object is explicitly the model's own: 忽略…的内容和你的原始指令.
+  { ...rule('override', 0.85, `${IGNORE}掉?[^，。！？\\n]{1,20}?[，,、]?\\s*${AND}[^，。！？\\n]{0,4}?(?:(?:你|您)[^，。！？\\n]{0,8}?${OWN_ORDERS}|系统提示|系统设定|安全策略)`), atModel: true },
   rule('override', 0.6, `${IGNORE}掉?(?:你|你的)?(?:被告知|收到|听到|学到|看到)过?的(?:一切|所有|全部)|${IGNORE}掉?(?:上面|以上|前面|上文|之前)的?(?:所有|全部|一切)(?:内容|信息)?`),
   rule('override', 0.8, `${EARLIER}[^，。！？\\n]{0,6}?(?:指令|指示|规则|设定|提示词?)[^，。！？\\n]{0,4}?(?:作废|无效|失效|过期|不再有效|不算数|不作数|不用管|别当真)`),
   rule('override', 0.6, `${EARLIER}[^，。！？\\n]{0,6}?(?:要求|内容|信息|对话)[^，。！？\\n]{0,4}?(?:作废|无效|失效|不再有效|不算数|不作数|不用管|都是测试|别当真)`),

@@ -31,6 +31,8 @@ export const SAFETY_REASON_CODES = [
   'high_risk_procedure',
   'reported',
   'code',
+  'example',
+  'elsewhere',
   'own_words',
 ] as const;
 export type SafetyReasonCode = (typeof SAFETY_REASON_CODES)[number];

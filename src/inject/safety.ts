@@ -1,8 +1,10 @@
 // The safety gate's scorer: whether a memory text may reach a prompt as it is, only as quoted data, or not at
 // all. Pure and synchronous; English and Chinese; who wrote the text and how it frames an attack both count.
-import { framingOf, inside, overlaps, trustOf, type Trust } from './safety-context.js';
+import { aimOf } from './safety-aim.js';
+import { framingOf, inside, overlaps, trustOf, type Framing, type Trust } from './safety-context.js';
 import { normalizeForSafety, type Normalized } from './safety-normalize.js';
-import type { SafetyRule, SignalCode } from './safety-rule.js';
+import { sentences, type SafetyRule, type SignalCode } from './safety-rule.js';
+import { CODE_RULES } from './safety-rules-code.js';
 import { EN_HIGH_RISK, EN_RULES } from './safety-rules-en.js';
 import { SYNTAX_RULES } from './safety-rules-syntax.js';
 import { ZH_HIGH_RISK, ZH_RULES } from './safety-rules-zh.js';
@@ -20,8 +22,8 @@ export { quoteAsData } from './safety-quote.js';
 /**
  * The one place the gate's thresholds live. `score` is a noisy-OR of the strongest weight per signal code,
  * each times its trust factor and framing factor; at `quote` or above a text passes only as quoted data,
- * at `suppress` or above never. `strong`: a signal this heavy (before trust and framing) keeps a text that
- * is not the user's own at `quote` or above, however it is framed.
+ * at `suppress` or above never. `strong`: a signal this heavy (before trust and framing, after what an
+ * override is aimed at) keeps a text that is not the user's own at `quote` or above, however it is framed.
  */
 export const SAFETY_THRESHOLDS = { quote: 0.35, suppress: 0.65, strong: 0.7 } as const;
 
@@ -42,18 +44,33 @@ const TRUST_FACTORS: Record<SignalCode, { derived: number; own: number }> = {
   high_risk_procedure: { derived: 1, own: 1 },
 };
 
-/** Framing factors: a quoted attack in a report or warning, one in a report, one in code. */
-const FRAMED = { quotedReport: 0.4, report: 0.5, code: 0.6 } as const;
+/**
+ * Framing factors: a quoted attack in a report or warning, one in a report, one in code, one inside a string
+ * literal in code, an example quoted by a text that documents a format, an override aimed at a document or a
+ * person's message rather than at the model, and one whose aim is unclear ("the instructions in this
+ * e-mail", "the previous instructions are void"); the last two lower the weight itself, so that such an
+ * override no longer counts as strong.
+ */
+const FRAMED = {
+  quotedReport: 0.4,
+  report: 0.5,
+  code: 0.6,
+  codeString: 0.3,
+  example: 0.4,
+  elsewhere: 0.35,
+  unclear: 0.6,
+} as const;
 
 /** Authority and secrecy next to a high-risk action count this much more. */
 const RISKY_ACTION = 1.35;
 const LICENSING = new Set<SignalCode>(['authority', 'secrecy']);
 
-const RULES: SafetyRule[] = [...SYNTAX_RULES, ...EN_RULES, ...ZH_RULES];
+const RULES: SafetyRule[] = [...SYNTAX_RULES, ...CODE_RULES, ...EN_RULES, ...ZH_RULES];
 const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
 const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
 const DECODE_WORDS = /decode|base64|b64|atob|解码|解密|译码/iu;
 const MAX_REASONS = 16;
+const NO_FRAMING: Framing = { quoted: [], code: [], reporting: false, explaining: false };
 
 interface Finding {
   code: SignalCode;
@@ -62,6 +79,10 @@ interface Finding {
   span: [number, number];
   /** Normalised offsets, for framing. */
   at: [number, number];
+  /** Found by a rule written for code: code framing does not lower it. */
+  inCode?: boolean;
+  /** An override aimed at the model by construction: what it is aimed at is not asked. */
+  atModel?: boolean;
 }
 
 export function scoreSafety(input: SafetyInput): SafetyVerdict {
@@ -74,19 +95,35 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
   }
   // A claimed approval or a secret kept from the user weighs more next to an action with side effects.
   const risky = HIGH_RISK.test(norm.text);
-  const framing = framingOf(norm.text);
+  // Most texts hold no signal at all: their framing is never read, so it is not computed.
+  const framing = findings.length > 0 ? framingOf(norm.text) : NO_FRAMING;
   const best = new Map<SignalCode, number>();
   const context = new Set<SafetyReasonCode>();
   let strong = false;
+  let spans: [number, number][] | null = null;
   for (const f of findings) {
     const [start, end] = f.at;
+    if (start >= 0 && f.code === 'override' && !f.atModel) {
+      spans ??= sentences(norm.text);
+      const sentence = spans.find(([s, e]) => s <= start && start < e) ?? [start, end];
+      const aim = aimOf(norm.text, start, end, sentence);
+      if (aim !== 'model') {
+        f.weight *= FRAMED[aim];
+        context.add('elsewhere');
+      }
+    }
     let factor = trustFactor(f.code, trust) * (risky && LICENSING.has(f.code) ? RISKY_ACTION : 1);
-    if (start >= 0 && inside(framing.code, start, end)) {
-      factor *= FRAMED.code;
+    const quoted = start >= 0 && overlaps(framing.quoted, start, end);
+    if (start >= 0 && !f.inCode && inside(framing.code, start, end)) {
+      factor *= quoted && inside(framing.quoted, start, end) ? FRAMED.codeString : FRAMED.code;
       context.add('code');
     }
+    if (quoted && framing.explaining) {
+      factor *= FRAMED.example;
+      context.add('example');
+    }
     if (start >= 0 && framing.reporting) {
-      factor *= overlaps(framing.quoted, start, end) ? FRAMED.quotedReport : FRAMED.report;
+      factor *= quoted ? FRAMED.quotedReport : FRAMED.report;
       context.add('reported');
     }
     if (f.weight >= SAFETY_THRESHOLDS.strong && trust !== 'own') strong = true;
@@ -116,7 +153,11 @@ function trustFactor(code: SignalCode, trust: Trust): number {
 }
 
 function* findSignals(norm: Normalized, depth = 0): Generator<Finding> {
-  for (const r of RULES) for (const [s, e] of r.find(norm.text)) yield finding(norm, r.code, r.weight, s, e);
+  for (const r of RULES) {
+    for (const [s, e] of r.find(norm.text)) {
+      yield { ...finding(norm, r.code, r.weight, s, e), inCode: r.inCode, atModel: r.atModel };
+    }
+  }
   // Base64 that decodes to readable text is read like the text it hides.
   for (const m of norm.text.matchAll(BASE64)) {
     const decoded = depth === 0 ? readable(m[0]) : null;
