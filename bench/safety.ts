@@ -1,10 +1,12 @@
-// `npx tsx bench/safety.ts`: the safety gate on its dev corpus (tuned on) and its held-out corpus (never
-// tuned on), per kind of attack and of look-alike. Prints a Markdown section for docs/BENCHMARKS.md.
+// `npx tsx bench/safety.ts`: the safety gate on its dev corpus (tuned on) and its two held-out corpora (never
+// tuned on; the second written blind to the rules), per kind of attack and of look-alike. Prints a Markdown
+// section for docs/BENCHMARKS.md.
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { SAFETY_THRESHOLDS } from '../src/inject/safety.js';
 import { devCases } from '../test/fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression, type Tally } from '../test/fixtures/safety/evaluate.js';
+import { heldOut2Cases } from '../test/fixtures/safety/held-out-2.js';
 import { heldOutCases } from '../test/fixtures/safety/held-out.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 
@@ -52,5 +54,6 @@ const lines = [
   '',
   ...section('Dev corpus (the rules were tuned on it)', devCases),
   ...section('Held-out corpus (written before the rules, never tuned on)', heldOutCases),
+  ...section('Second held-out corpus (written blind to the rules, never tuned on)', heldOut2Cases),
 ];
 console.log(lines.join('\n'));
