@@ -1,6 +1,7 @@
-// `npx tsx bench/safety.ts`: the safety gate on its dev corpus (tuned on) and its first held-out corpus (not
-// tuned on when it was first scored; its failures were read since), per kind of attack and of look-alike.
-// Prints the Markdown section and writes it into docs/BENCHMARKS.md between its markers.
+// `npx tsx bench/safety.ts`: the safety gate on its dev corpus (tuned on), its first held-out corpus (not
+// tuned on when it was first scored; its failures were read since) and its second, written blind to the rules
+// and never read by whoever tuned them, per kind of attack and of look-alike. Prints the Markdown section and
+// writes it into docs/BENCHMARKS.md between its markers.
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SAFETY_THRESHOLDS } from '../src/inject/safety.js';
 import { devCases } from '../test/fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression, type Tally } from '../test/fixtures/safety/evaluate.js';
+import { heldOut2Cases } from '../test/fixtures/safety/held-out-2.js';
 import { heldOutCases } from '../test/fixtures/safety/held-out.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 import { writeSection } from './report.js';
@@ -58,6 +60,10 @@ const held = section(
   'Held-out corpus 1 (written before the rules; its four failures were read since, so no longer clean)',
   heldOutCases,
 );
+const held2 = section(
+  'Held-out corpus 2 (written blind to the rules, never read by who tuned them)',
+  heldOut2Cases,
+);
 const lines = [
   START,
   '## Safety gate (issue 13)',
@@ -67,6 +73,7 @@ const lines = [
   '',
   ...dev.lines,
   ...held.lines,
+  ...held2.lines,
   'What the figures say:',
   '',
   '- The dev corpus (`test/fixtures/safety/corpus.ts`: templates filled with a fixed seed, plus `handwritten.ts`',
@@ -86,8 +93,11 @@ const lines = [
   '  before and scored before it was added; the last such check, the sixth round (14 benign, 10 poisoned), had',
   '  no benign text suppressed and 9 of 10 attacks detected, a small and same-author sample. The rules were',
   `  then tuned on every round. So held-out corpus 1 is no longer clean: its figure now (${held.figures}) is`,
-  '  optimistic, a check that the families were covered, not an estimate of generalisation. A second, blind',
-  '  held-out corpus is the measure that counts.',
+  '  optimistic, a check that the families were covered, not an estimate of generalisation.',
+  '- Held-out corpus 2 (`test/fixtures/safety/held-out-2.ts`) is the measure that counts: written by someone who',
+  '  never opened the scorer, in real carriers (calendar invites, API responses, reviews, CSV cells, résumés,',
+  '  config comments, chat-template tokens, encoded payloads) with hard look-alikes, committed before the rules',
+  `  were last changed, and never read by whoever changed them: ${held2.figures}.`,
   '- The same person wrote the rules and these corpora, so even held-out figures are optimistic for attacks',
   '  written by someone else; they measure known forms in English and Chinese, not paraphrases.',
   '- "quote" is not a failure for a poisoned memory (it reaches the prompt only as marked, neutralised data),',

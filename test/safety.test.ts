@@ -1,9 +1,11 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
-// Held-out 1 (its texts never tuned on, its failures' families since added to dev): only its shape is
-// checked here; bench/safety.ts reports its figures.
+// Held-out 1 (its texts never tuned on, its failures' families since added to dev) and held-out 2 (written
+// blind to the scorer, never read by who tuned it): only their shape is checked here; bench/safety.ts reports
+// their figures.
 import { describe, expect, it } from 'vitest';
 import { devCases } from './fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression } from './fixtures/safety/evaluate.js';
+import { heldOut2Cases } from './fixtures/safety/held-out-2.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
@@ -13,6 +15,7 @@ describe('safety corpus', () => {
   it.each([
     ['dev', devCases, 300],
     ['held-out', heldOutCases, 60],
+    ['second held-out', heldOut2Cases, 80],
   ] as const)(
     '%s: enough poisoned and benign memories, at least 40 %% Chinese, from every channel',
     (_, cases, n) => {
@@ -34,6 +37,11 @@ describe('safety corpus', () => {
   it('keeps the held-out corpus apart: none of its texts is in the dev corpus', () => {
     const dev = new Set(devCases.map((c) => c.text));
     expect(heldOutCases.filter((c) => dev.has(c.text))).toEqual([]);
+  });
+
+  it('keeps the second held-out corpus apart: none of its texts is in the dev corpus or the first held-out corpus', () => {
+    const seen = new Set([...devCases, ...heldOutCases].map((c) => c.text));
+    expect(heldOut2Cases.filter((c) => seen.has(c.text))).toEqual([]);
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {
