@@ -25,6 +25,7 @@ import { orderByCurrency, type Statement } from './current.js';
 import { knowledgeChannels } from './knowledge-channels.js';
 import { boostRules } from './rules.js';
 import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
+import { liftReplies, REPLIES, type ReplyOptions } from './replies.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
 import type { Via } from './schema.js';
@@ -59,6 +60,8 @@ export interface RankSettings {
   recencyPool: number;
   /** Best fused hits whose session neighbours become candidates, and how many on each side. */
   neighbours: NeighbourOptions & { anchors: number };
+  /** The reply after a best hit that asks a question scores with it (`replies.share` 0: off). */
+  replies: ReplyOptions;
   /** Weight of a translated term's score (its own language's terms weigh 1). */
   translatedWeight: number;
   /** Share of the best BM25 score a hit needs to be a statement the current channel orders. */
@@ -90,6 +93,7 @@ export const RANK_DEFAULTS: RankSettings = {
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 5 },
+  replies: REPLIES,
   translatedWeight: 0.8,
   currentFloor: 0.6,
   background: true,
@@ -145,7 +149,8 @@ export async function rankDocuments(
   const ruled = plan.rule
     ? await boostRules(db, filters.owner, scored.hits, settings.ruleBoost)
     : scored.hits;
-  const bm25 = addSessionVotes(boostRole(ruled, 'user', boost), weight, top);
+  const voted = addSessionVotes(boostRole(ruled, 'user', boost), weight, top);
+  const { hits: bm25, replies } = await liftReplies(db, voted, filters, settings.replies);
   const timed = boostRole(scored.timed, 'user', boost);
   const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
   const { weights } = settings;
@@ -175,6 +180,8 @@ export async function rankDocuments(
     { channel: 'bm25', weight: weights.bm25, keys: bm25.map((h) => h.docId) },
     { channel: 'id', weight: weights.id, keys: ids.map((h) => h.docId) },
     { channel: 'time', weight: weights.time, keys: timed.map((h) => h.docId) },
+    // Weight 0: the reply's score is in the bm25 list; this only names the reason in `channels`.
+    { channel: 'reply', weight: 0, keys: replies },
   ];
   if (known && known.alias.length > 0)
     lists.push({ channel: 'alias', weight: weights.alias, keys: known.alias.map((h) => h.docId) });
