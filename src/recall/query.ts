@@ -48,6 +48,10 @@ export const padSpan = (span: Span): Span => {
 };
 
 const HAN = /\p{sc=Han}/u;
+// Words that only place the question in time ("lately", "currently"): the order and current intents read
+// them, terms do not (the English twin of query-zh.ts's "now" words).
+const ORDER_WORDS_EN =
+  /\b(?:recent(?:ly)?|lately|currently|nowadays|initially|originally|latest|earliest)\b/g;
 
 /** Blanks each phrase out of `text` (same length), so no term spans its edges. */
 const blankOut = (text: string, phrases: readonly string[]): string =>
@@ -59,7 +63,8 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
   const timeWords = new Set(queryTerms(intent.phrases.filter((p) => !HAN.test(p)).join(' ')));
   // Chinese time phrases and function words are cut out of the text before it is tokenized: none of
   // their characters or bigrams becomes a term.
-  const text = maskChineseFunctionWords(blankOut(query.normalize('NFKC').toLowerCase(), chinese));
+  const masked = maskChineseFunctionWords(blankOut(query.normalize('NFKC').toLowerCase(), chinese));
+  const text = masked.replace(ORDER_WORDS_EN, (w) => ' '.repeat(w.length));
   const terms = queryTerms(text).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t));
   const words = new Set(terms);
   const chars = hanCharacters(terms.filter((t) => t.length > 1)).filter(
