@@ -20,6 +20,7 @@ import {
 import type { Queryable } from '../storage/driver.js';
 import { getEventsByIds } from '../ingest/store.js';
 import { hanCharacters, tokenize } from '../text/tokenize.js';
+import { AUTHORS, namedAuthorRoles, type AuthorOptions } from './authors.js';
 import { backgroundWeight, loadBackground, type Background } from './background.js';
 import { orderByCurrency, type Statement } from './current.js';
 import { knowledgeChannels } from './knowledge-channels.js';
@@ -52,6 +53,8 @@ export interface RankSettings {
   columns: ColumnWeights;
   /** Score factor of the user's own turns when the query speaks as the user. */
   firstPersonUserBoost: number;
+  /** Score factor of the turns of an author the query names, and how an author is told from a name. */
+  namedAuthor: AuthorOptions & { boost: number };
   /** Score factor of hits stating a standing rule when the query asks how something should be done. */
   ruleBoost: number;
   /** Share of the rest of its session's vote added to a hit, and how many hits make a vote. */
@@ -90,6 +93,7 @@ export const RANK_DEFAULTS: RankSettings = {
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
   ruleBoost: 1.5,
+  namedAuthor: { ...AUTHORS, boost: 1.5 },
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 5 },
@@ -149,7 +153,11 @@ export async function rankDocuments(
   const ruled = plan.rule
     ? await boostRules(db, filters.owner, scored.hits, settings.ruleBoost)
     : scored.hits;
-  const voted = addSessionVotes(boostRole(ruled, 'user', boost), weight, top);
+  let roled = boostRole(ruled, 'user', boost);
+  if (settings.namedAuthor.boost !== 1)
+    for (const role of namedAuthorRoles(query, scored.hits, scored.termDocs, settings.namedAuthor))
+      roled = boostRole(roled, role, settings.namedAuthor.boost);
+  const voted = addSessionVotes(roled, weight, top);
   const { hits: bm25, replies } = await liftReplies(db, voted, filters, settings.replies);
   const timed = boostRole(scored.timed, 'user', boost);
   const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
