@@ -4,6 +4,7 @@ import { DAY, type Span } from './calendar.js';
 import { asksForCurrent } from './current.js';
 import { asksForRule } from './rules.js';
 import type { Dictionary } from './dictionary.js';
+import { irregularForms } from './irregular.js';
 import { maskChineseFunctionWords } from './query-zh.js';
 import { parseTimeIntent, type TimeOrder } from './time-intent.js';
 import { translateQuery, type Translation } from './translate.js';
@@ -11,6 +12,8 @@ import { translateQuery, type Translation } from './translate.js';
 export interface QueryPlan {
   /** Index terms, without the words of the time expressions (the time channel reads those). */
   terms: string[];
+  /** The other forms of the query's irregular verbs (drew for draw), scored at a lower weight. */
+  variants: string[];
   /** Han characters of multi-character words, matched in the low-weight single-character field. */
   chars: string[];
   /** Translations of the query into the other language (English ↔ Chinese), scored at a lower weight. */
@@ -65,7 +68,8 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
   // their characters or bigrams becomes a term.
   const masked = maskChineseFunctionWords(blankOut(query.normalize('NFKC').toLowerCase(), chinese));
   const text = masked.replace(ORDER_WORDS_EN, (w) => ' '.repeat(w.length));
-  const terms = queryTerms(text).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t));
+  const own = queryTerms(text).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t));
+  const terms = own;
   const words = new Set(terms);
   const chars = hanCharacters(terms.filter((t) => t.length > 1)).filter(
     (c) => !words.has(c) && !isStopWord(c),
@@ -73,6 +77,7 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
   const plan: QueryPlan = {
     terms,
     chars,
+    variants: irregularForms(terms),
     translated: options.dictionary ? translateQuery(text, terms, options.dictionary) : [],
     spans: intent.spans.map(padSpan),
     firstPerson: FIRST_PERSON.test(query.toLowerCase()),

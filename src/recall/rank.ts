@@ -65,6 +65,8 @@ export interface RankSettings {
   neighbours: NeighbourOptions & { anchors: number };
   /** The reply after a best hit that asks a question scores with it (`replies.share` 0: off). */
   replies: ReplyOptions;
+  /** Weight of the other forms of the query's irregular verbs (drew for draw). */
+  variantWeight: number;
   /** Weight of a translated term's score (its own language's terms weigh 1). */
   translatedWeight: number;
   /** Share of the best BM25 score a hit needs to be a statement the current channel orders. */
@@ -99,6 +101,7 @@ export const RANK_DEFAULTS: RankSettings = {
   neighbours: { ...NEIGHBOURS, anchors: 5 },
   replies: REPLIES,
   translatedWeight: 0.8,
+  variantWeight: 0.6,
   currentFloor: 0.6,
   background: true,
 };
@@ -134,9 +137,10 @@ export async function rankDocuments(
   vector?: Promise<readonly DocHit[]>,
   knowledge: { includeArchived?: boolean | undefined } = {},
 ): Promise<Ranking> {
-  const queryTerms = [...plan.terms, ...plan.chars, ...plan.translated.map((t) => t.term)];
+  const queryTerms = [...plan.terms, ...plan.variants, ...plan.chars, ...plan.translated.map((t) => t.term)];
   const selection = await selectTerms(db, filters.owner, queryTerms);
   const termWeights = translatedWeights(plan, selection, settings.translatedWeight);
+  for (const v of plan.variants) termWeights.set(v, settings.variantWeight);
   if (settings.background && selection.owner) {
     const background = settings.background === true ? loadBackground() : settings.background;
     // A translation has its own weight: the background speaks for the query's own words.
