@@ -5,6 +5,7 @@ import { asksForCurrent } from './current.js';
 import { FESTIVAL_NAMES } from './holidays.js';
 import { asksForRule } from './rules.js';
 import type { Dictionary } from './dictionary.js';
+import { irregularForms } from './irregular.js';
 import { maskChineseFunctionWords } from './query-zh.js';
 import { parseTimeIntent, type TimeOrder } from './time-intent.js';
 import { translateQuery, type Translation } from './translate.js';
@@ -13,6 +14,8 @@ import { splitHop, type HopSplit } from './hop.js';
 export interface QueryPlan {
   /** Index terms, without the words of the time expressions (the time channel reads those). */
   terms: string[];
+  /** The other forms of the query's irregular verbs (drew for draw), scored at a lower weight. */
+  variants: string[];
   /** Han characters of multi-character words, matched in the low-weight single-character field. */
   chars: string[];
   /** Translations of the query into the other language (English ↔ Chinese), scored at a lower weight. */
@@ -52,6 +55,10 @@ export const padSpan = (span: Span): Span => {
 };
 
 const HAN = /\p{sc=Han}/u;
+// Words that only place the question in time ("lately", "currently"): the order and current intents read
+// them, terms do not (the English twin of query-zh.ts's "now" words).
+const ORDER_WORDS_EN =
+  /\b(?:recent(?:ly)?|lately|currently|nowadays|initially|originally|latest|earliest)\b/g;
 
 /** Blanks each phrase out of `text` (same length), so no term spans its edges. */
 const blankOut = (text: string, phrases: readonly string[]): string =>
@@ -63,7 +70,8 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
   const timeWords = new Set(queryTerms(intent.phrases.filter((p) => !HAN.test(p)).join(' ')));
   // Chinese time phrases and function words are cut out of the text before it is tokenized: none of
   // their characters or bigrams becomes a term.
-  const text = maskChineseFunctionWords(blankOut(query.normalize('NFKC').toLowerCase(), chinese));
+  const masked = maskChineseFunctionWords(blankOut(query.normalize('NFKC').toLowerCase(), chinese));
+  const text = masked.replace(ORDER_WORDS_EN, (w) => ' '.repeat(w.length));
   // A festival names what happened around it as well as a day (双十一的备货): its name stays a term.
   const festivals = FESTIVAL_NAMES.filter((name) => chinese.some((p) => p.includes(name)));
   const terms = [
@@ -79,6 +87,7 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
   const plan: QueryPlan = {
     terms,
     chars,
+    variants: irregularForms(terms),
     translated: options.dictionary ? translateQuery(text, terms, options.dictionary) : [],
     spans: intent.spans.map(padSpan),
     firstPerson: FIRST_PERSON.test(query.toLowerCase()),

@@ -20,12 +20,14 @@ import {
 import type { Queryable } from '../storage/driver.js';
 import { getEventsByIds } from '../ingest/store.js';
 import { hanCharacters, tokenize } from '../text/tokenize.js';
+import { AUTHORS, namedAuthorRoles, type AuthorOptions } from './authors.js';
 import { backgroundWeight, loadBackground, type Background } from './background.js';
 import { orderByCurrency, type Statement } from './current.js';
 import { knowledgeChannels } from './knowledge-channels.js';
 import { boostRules } from './rules.js';
 import { HOP, searchHop } from './hop.js';
 import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
+import { liftReplies, REPLIES, type ReplyOptions } from './replies.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
 import type { Via } from './schema.js';
@@ -54,6 +56,8 @@ export interface RankSettings {
   columns: ColumnWeights;
   /** Score factor of the user's own turns when the query speaks as the user. */
   firstPersonUserBoost: number;
+  /** Score factor of the turns of an author the query names, and how an author is told from a name. */
+  namedAuthor: AuthorOptions & { boost: number };
   /** Score factor of hits stating a standing rule when the query asks how something should be done. */
   ruleBoost: number;
   /** Share of the rest of its session's vote added to a hit, and how many hits make a vote. */
@@ -62,6 +66,10 @@ export interface RankSettings {
   recencyPool: number;
   /** Best fused hits whose session neighbours become candidates, and how many on each side. */
   neighbours: NeighbourOptions & { anchors: number };
+  /** The reply after a best hit that asks a question scores with it (`replies.share` 0: off). */
+  replies: ReplyOptions;
+  /** Weight of the other forms of the query's irregular verbs (drew for draw). */
+  variantWeight: number;
   /** Weight of a translated term's score (its own language's terms weigh 1). */
   translatedWeight: number;
   /** Translations selected per query word at most: the owner's rarest of those its documents hold. */
@@ -93,11 +101,14 @@ export const RANK_DEFAULTS: RankSettings = {
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
   ruleBoost: 1.5,
+  namedAuthor: { ...AUTHORS, boost: 1.5 },
   sessionVote: { weight: 0.15, top: 3 },
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 5 },
+  replies: REPLIES,
   translatedWeight: 0.8,
   translationsPerWord: 3,
+  variantWeight: 0.6,
   currentFloor: 0.6,
   background: true,
 };
@@ -133,12 +144,13 @@ export async function rankDocuments(
   vector?: Promise<readonly DocHit[]>,
   knowledge: { includeArchived?: boolean | undefined } = {},
 ): Promise<Ranking> {
-  const queryTerms = [...plan.terms, ...plan.chars, ...plan.translated.map((t) => t.term)];
+  const queryTerms = [...plan.terms, ...plan.variants, ...plan.chars, ...plan.translated.map((t) => t.term)];
   const selection = await selectTerms(db, filters.owner, queryTerms, {
     translations: translatedWords(plan),
     perSource: settings.translationsPerWord,
   });
   const termWeights = translatedWeights(plan, selection, settings.translatedWeight);
+  for (const v of plan.variants) termWeights.set(v, settings.variantWeight);
   if (settings.background && selection.owner) {
     const background = settings.background === true ? loadBackground() : settings.background;
     // A translation has its own weight: the background speaks for the query's own words.
@@ -155,7 +167,12 @@ export async function rankDocuments(
   const ruled = plan.rule
     ? await boostRules(db, filters.owner, scored.hits, settings.ruleBoost)
     : scored.hits;
-  const bm25 = addSessionVotes(boostRole(ruled, 'user', boost), weight, top);
+  let roled = boostRole(ruled, 'user', boost);
+  if (settings.namedAuthor.boost !== 1)
+    for (const role of namedAuthorRoles(query, scored.hits, scored.termDocs, settings.namedAuthor))
+      roled = boostRole(roled, role, settings.namedAuthor.boost);
+  const voted = addSessionVotes(roled, weight, top);
+  const { hits: bm25, replies } = await liftReplies(db, voted, filters, settings.replies);
   const timed = boostRole(scored.timed, 'user', boost);
   const ids = await searchIds(db, plan.terms.filter(isIdTerm), rawIdsOf(query), filters, candidates);
   const { weights } = settings;
@@ -189,6 +206,8 @@ export async function rankDocuments(
     { channel: 'bm25', weight: weights.bm25, keys: bm25.map((h) => h.docId) },
     { channel: 'id', weight: weights.id, keys: ids.map((h) => h.docId) },
     { channel: 'time', weight: weights.time, keys: timed.map((h) => h.docId) },
+    // Weight 0: the reply's score is in the bm25 list; this only names the reason in `channels`.
+    { channel: 'reply', weight: 0, keys: replies },
   ];
   if (known && known.alias.length > 0)
     lists.push({ channel: 'alias', weight: weights.alias, keys: known.alias.map((h) => h.docId) });

@@ -41,6 +41,8 @@ export const ChannelRanksSchema = z.object({
   recency: z.number().int().optional(),
   /** Rank among the nearest documents by embedding (only with an embedding provider configured). */
   vector: z.number().int().optional(),
+  /** Rank among the replies to the best hits that ask a question (the next turn of the session). */
+  reply: z.number().int().optional(),
   /** Rank among the session neighbours of the best hits (the reply after a matched turn, its tool result). */
   neighbour: z.number().int().optional(),
   /** For a question about the present: rank among the best hits no later one on their subject supersedes. */

@@ -126,6 +126,8 @@ export interface Bm25Result {
   matched: number;
   /** The best `limit` documents inside the spans (empty without spans). */
   timed: Bm25Hit[];
+  /** Each scored term's documents (its postings as read: for a term over the budget, its newest). */
+  termDocs: Map<string, ReadonlyMap<number, FieldCounts>>;
 }
 
 /**
@@ -141,7 +143,8 @@ export async function searchBm25(
   options: Bm25Options,
 ): Promise<Bm25Result> {
   const owner = selection.owner;
-  if (!owner || selection.selected.length === 0) return { hits: [], timed: [], matched: 0 };
+  if (!owner || selection.selected.length === 0)
+    return { hits: [], timed: [], matched: 0, termDocs: new Map() };
   const index = indexOf(db);
   const maxPostings = options.maxPostings ?? MAX_POSTINGS;
   const w = options.weights ?? DEFAULT_COLUMN_WEIGHTS;
@@ -192,6 +195,7 @@ export async function searchBm25(
   };
   return {
     hits: top.flatMap(hit),
+    termDocs: new Map(terms.map((t, i) => [selection.selected[i]?.term ?? '', t.postings])),
     timed: timed.flatMap(hit),
     matched: overBudget ? Math.max(ranked.length, first.df) : ranked.length,
   };
