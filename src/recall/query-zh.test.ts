@@ -54,6 +54,15 @@ describe('planQuery: Chinese question words are dropped whole (issue 11)', () =>
     const p = plan('国庆后上班第一天那场评审会上定了什么');
     expect(p.spans).toHaveLength(1);
     expect(p.terms).toContain('评审');
-    for (const word of ['国庆', '庆后', '上班', '第一', '一天']) expect(p.terms).not.toContain(word);
+    for (const word of ['庆后', '上班', '第一', '一天']) expect(p.terms).not.toContain(word);
+  });
+
+  it('keeps the name of a festival it reads as a day: a text may tell what happened around it', () => {
+    // 双十一的备货 was written weeks before 11 November; the name is what it shares with the question.
+    const p = plan('双十一最先卖断货的是哪款茶');
+    expect(p.spans).toHaveLength(1);
+    expect(p.terms).toEqual(expect.arrayContaining(['双十', '十一']));
+    expect(plan('国庆后上班第一天那场评审会上定了什么').terms).toContain('国庆');
+    expect(plan('上个月第一个工作日的评审会').terms).not.toContain('工作');
   });
 });

@@ -2,11 +2,13 @@
 import { hanCharacters, isStopWord, queryTerms } from '../text/tokenize.js';
 import { DAY, type Span } from './calendar.js';
 import { asksForCurrent } from './current.js';
+import { FESTIVAL_NAMES } from './holidays.js';
 import { asksForRule } from './rules.js';
 import type { Dictionary } from './dictionary.js';
 import { maskChineseFunctionWords } from './query-zh.js';
 import { parseTimeIntent, type TimeOrder } from './time-intent.js';
 import { translateQuery, type Translation } from './translate.js';
+import { splitHop, type HopSplit } from './hop.js';
 
 export interface QueryPlan {
   /** Index terms, without the words of the time expressions (the time channel reads those). */
@@ -24,6 +26,8 @@ export interface QueryPlan {
   current: boolean;
   /** The query asks how something should be done: standing rules ("以后…", "from now on") weigh more. */
   rule: boolean;
+  /** The question describes its subject by a clause: asked in two hops. */
+  hop?: HopSplit;
 }
 
 export interface PlanOptions {
@@ -60,7 +64,14 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
   // Chinese time phrases and function words are cut out of the text before it is tokenized: none of
   // their characters or bigrams becomes a term.
   const text = maskChineseFunctionWords(blankOut(query.normalize('NFKC').toLowerCase(), chinese));
-  const terms = queryTerms(text).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t));
+  // A festival names what happened around it as well as a day (双十一的备货): its name stays a term.
+  const festivals = FESTIVAL_NAMES.filter((name) => chinese.some((p) => p.includes(name)));
+  const terms = [
+    ...queryTerms(text).filter((t) => !timeWords.has(t) || NAMED_TIME.test(t)),
+    ...festivals
+      .filter((name, i) => !festivals.slice(0, i).some((longer) => longer.includes(name)))
+      .flatMap((name) => queryTerms(name)),
+  ].filter((t, i, all) => all.indexOf(t) === i);
   const words = new Set(terms);
   const chars = hanCharacters(terms.filter((t) => t.length > 1)).filter(
     (c) => !words.has(c) && !isStopWord(c),
@@ -75,5 +86,7 @@ export function planQuery(query: string, options: PlanOptions): QueryPlan {
     rule: asksForRule(query),
   };
   if (intent.order) plan.order = intent.order;
+  const hop = splitHop(query);
+  if (hop) plan.hop = hop;
   return plan;
 }

@@ -24,6 +24,7 @@ import { backgroundWeight, loadBackground, type Background } from './background.
 import { orderByCurrency, type Statement } from './current.js';
 import { knowledgeChannels } from './knowledge-channels.js';
 import { boostRules } from './rules.js';
+import { HOP, searchHop } from './hop.js';
 import { findNeighbours, NEIGHBOURS, type NeighbourOptions } from './neighbours.js';
 import { addSessionVotes, boostRole } from './priors.js';
 import type { QueryPlan } from './query.js';
@@ -44,6 +45,8 @@ export interface ChannelWeights {
   alias: number;
   /** What the named objects link to, one hop: below the direct matches. */
   graph: number;
+  /** A question describing its subject by a clause: the rest of it asked with the clause's bridging terms. */
+  hop: number;
 }
 
 export interface RankSettings {
@@ -61,6 +64,8 @@ export interface RankSettings {
   neighbours: NeighbourOptions & { anchors: number };
   /** Weight of a translated term's score (its own language's terms weigh 1). */
   translatedWeight: number;
+  /** Translations selected per query word at most: the owner's rarest of those its documents hold. */
+  translationsPerWord: number;
   /** Share of the best BM25 score a hit needs to be a statement the current channel orders. */
   currentFloor: number;
   /** English at large blended into the owner's idf (true: SUBTLEX-US; false: the owner's statistics alone). */
@@ -83,6 +88,7 @@ export const RANK_DEFAULTS: RankSettings = {
     current: 0.5,
     alias: 1,
     graph: 0.5,
+    hop: 1,
   },
   columns: { body: 1, cues: 0.4, context: 0.5, chars: 0.2 },
   firstPersonUserBoost: 1.5,
@@ -91,6 +97,7 @@ export const RANK_DEFAULTS: RankSettings = {
   recencyPool: 20,
   neighbours: { ...NEIGHBOURS, anchors: 5 },
   translatedWeight: 0.8,
+  translationsPerWord: 3,
   currentFloor: 0.6,
   background: true,
 };
@@ -127,7 +134,10 @@ export async function rankDocuments(
   knowledge: { includeArchived?: boolean | undefined } = {},
 ): Promise<Ranking> {
   const queryTerms = [...plan.terms, ...plan.chars, ...plan.translated.map((t) => t.term)];
-  const selection = await selectTerms(db, filters.owner, queryTerms);
+  const selection = await selectTerms(db, filters.owner, queryTerms, {
+    translations: translatedWords(plan),
+    perSource: settings.translationsPerWord,
+  });
   const termWeights = translatedWeights(plan, selection, settings.translatedWeight);
   if (settings.background && selection.owner) {
     const background = settings.background === true ? loadBackground() : settings.background;
@@ -167,9 +177,13 @@ export async function rankDocuments(
         )
       : undefined;
   const near = vector ? await vector : [];
+  const hop =
+    plan.hop && weights.hop > 0
+      ? await searchHop(db, plan.hop, filters, { ...HOP, limit: candidates, weights: settings.columns })
+      : [];
 
   const docs = new Map<number, DocHit>();
-  const all = [...bm25, ...timed, ...ids, ...near, ...(known?.alias ?? []), ...(known?.graph ?? [])];
+  const all = [...bm25, ...timed, ...ids, ...near, ...(known?.alias ?? []), ...(known?.graph ?? []), ...hop];
   for (const hit of all) if (!docs.has(hit.docId)) docs.set(hit.docId, hit);
   const lists: RankedList<number>[] = [
     { channel: 'bm25', weight: weights.bm25, keys: bm25.map((h) => h.docId) },
@@ -180,6 +194,7 @@ export async function rankDocuments(
     lists.push({ channel: 'alias', weight: weights.alias, keys: known.alias.map((h) => h.docId) });
   if (known && known.graph.length > 0)
     lists.push({ channel: 'graph', weight: weights.graph, keys: known.graph.map((h) => h.docId) });
+  if (hop.length > 0) lists.push({ channel: 'hop', weight: weights.hop, keys: hop.map((h) => h.docId) });
   if (near.length > 0)
     lists.push({ channel: 'vector', weight: weights.vector, keys: near.map((h) => h.docId) });
   if (plan.current && weights.current > 0) {
@@ -248,6 +263,14 @@ async function addNeighbours(
     }
   }
   return [...byKey.values()];
+}
+
+/** Each translated word (single characters aside: they are the words' parts) and the query word it stands for. */
+function translatedWords(plan: QueryPlan): Map<string, string> {
+  const own = new Set([...plan.terms, ...plan.chars]);
+  return new Map(
+    plan.translated.filter((t) => !own.has(t.term) && [...t.term].length > 1).map((t) => [t.term, t.source]),
+  );
 }
 
 /**

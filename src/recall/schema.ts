@@ -49,6 +49,9 @@ export const ChannelRanksSchema = z.object({
   alias: z.number().int().optional(),
   /** Rank among what the named objects link to, one hop: their sources, relations' sources, memories. */
   graph: z.number().int().optional(),
+  /** A question that describes its subject by a clause (老郑批的那笔招待费，…): rank among the hits of the rest
+   * of the question asked with the terms the clause's best matches bridge to. */
+  hop: z.number().int().optional(),
 });
 
 /** The object an alias or graph hit came through. */

@@ -5,12 +5,14 @@ import { hanCharacters, isStopWord, tokenize } from '../text/tokenize.js';
 import type { Dictionary } from './dictionary.js';
 
 export interface TranslateOptions {
-  /** Translations taken per English word or phrase, and per Chinese word. */
+  /** Translations taken per English word or phrase, and offered per Chinese word. */
   perEnglish: number;
   perChinese: number;
 }
 
-export const TRANSLATE: TranslateOptions = { perEnglish: 4, perChinese: 3 };
+// A Chinese word offers the English terms of its first senses; the ranking keeps those the owner's documents
+// hold (酒店: wine, shop, pub, hotel — an owner's log says "hotel").
+export const TRANSLATE: TranslateOptions = { perEnglish: 4, perChinese: 8 };
 
 /** A translated term and the query term (or phrase) it translates. */
 export interface Translation {

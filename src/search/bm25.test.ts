@@ -148,5 +148,18 @@ describe.each(ENGINES)('on %s', (engine) => {
       // Every "garden" document is alike but for its length: the shortest (no tomato) of the newest ten win.
       expect(hits.map((h) => h.ref)).toEqual(['b59', 'b58', 'b56', 'b55', 'b53']);
     });
+
+    it("selects at most `perSource` translations of one query word, the owner's rarest it holds", async () => {
+      // 菜园 offers garden, tomato, note, plot; "small" holds garden and tomato only.
+      const translations = new Map(['garden', 'tomato', 'note', 'plot'].map((t) => [t, '菜园']));
+      const terms = ['菜园', 'garden', 'tomato', 'note', 'plot'];
+      const one = await selectTerms(service.driver, 'small', terms, { translations, perSource: 1 });
+      expect(one.selected.map((t) => t.term)).toEqual(['tomato']);
+      const two = await selectTerms(service.driver, 'small', terms, { translations, perSource: 2 });
+      expect(two.selected.map((t) => t.term)).toEqual(['tomato', 'garden']);
+      // Without the option every term is taken, rarest first.
+      const all = await selectTerms(service.driver, 'big', terms);
+      expect(all.selected.map((t) => t.term)).toEqual(['tomato', 'garden', 'note']);
+    });
   });
 });

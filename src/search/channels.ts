@@ -30,6 +30,10 @@ export interface SelectOptions {
   /** Postings the selected terms may add up to before common terms are dropped. */
   maxPostings?: number;
   maxTerms?: number;
+  /** Translated terms and the query word each stands for: at most `perSource` of one word's are selected,
+   * the owner's rarest first (a dictionary lists senses the owner's documents never use). */
+  translations?: ReadonlyMap<string, string>;
+  perSource?: number;
 }
 
 /**
@@ -70,10 +74,17 @@ export async function selectTerms(
   const contentFound = found.filter((t) => !isStopWord(t.term));
   const pool = (content.length > 0 ? contentFound : found).sort((a, b) => a.df - b.df);
   const selected: TermStat[] = [];
+  const perSource = new Map<string, number>();
   let postings = 0;
   for (const stat of pool) {
     if (selected.length >= maxTerms) break;
     if (selected.length > 0 && postings + stat.df > maxPostings) break;
+    const source = options.translations?.get(stat.term);
+    if (source !== undefined) {
+      const n = perSource.get(source) ?? 0;
+      if (n >= (options.perSource ?? Infinity)) continue;
+      perSource.set(source, n + 1);
+    }
     selected.push(stat);
     postings += stat.df;
   }

@@ -17,6 +17,7 @@ export {
   searchIds,
   isIdTerm,
   DEFAULT_COLUMN_WEIGHTS,
+  MAX_LOOKUPS,
   type Bm25Hit,
   type ColumnWeights,
   type DocHit,
