@@ -54,7 +54,12 @@ export function normalizeForSafety(original: string): Normalized {
       const joiner = (cp === 0x200c || cp === 0x200d) && joins(original, i);
       if (!(i === 0 && cp === 0xfeff) && !joiner) invisible.push(i);
     } else if (BIDI.test(ch)) bidi.push(i);
-    else if (ch !== ' ' || !betweenHanAndLatin(original, i)) push(ch.normalize('NFKC'), i);
+    else if (ch === '\\' && original[i + 1] === 'n') {
+      // An escaped line break inside JSON or an iCalendar field is a line break.
+      push('\n', i);
+      i += 2;
+      continue;
+    } else if (ch !== ' ' || !betweenHanAndLatin(original, i)) push(ch.normalize('NFKC'), i);
     i += ch.length;
   }
   origin.push(original.length);

@@ -10,7 +10,7 @@ const SEND_EN = String.raw`\b(?:send|forward|e-?mail|mail|upload|post|publish|pu
 const SEND_ZH =
   '(?:打包)?(?:发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到)';
 /** Acts on the user's accounts or on everything they hold. */
-const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|newsletters?|access|permissions?)\b|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
+const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
 const ACT_ZH =
   '(?:批准|放款|付款|打款|打到|转账|汇款|退订|开通|删除|清空|标记为已读|接受|改成|改为|更新为)[^，。！？\\n]{0,16}?(?:所有|全部|一切|用户|收款|账户|账号|银行卡|订阅|邀请|日程|款项|定金|报销单|记录)|(?:收款|付款|银行|账户|账号)(?:信息|账户|账号)?[^，。！？\\n]{0,6}?(?:改成|改为|更新为|换成|变更为)|直接放款';
 
@@ -21,8 +21,8 @@ export const ACTION_RULES: SafetyRule[] = [
   // Everything the user holds, sent out: "a copy of every file I open … to x@y", 每个文件都会抄送一份到….
   rule('exfiltration', 0.55, String.raw`\b(?:every|all|each)\b[^.\n]{0,60}?${SEND_EN}[^.\n]{0,60}?(?:${DEST})|${SEND_EN}[^.\n]{0,40}?\b(?:every|all|each)\b[^.\n]{0,60}?(?:${DEST})`),
   rule('exfiltration', 0.55, `(?:每个|每份|每封|所有|全部)[^，。！？\n]{0,30}?${SEND_ZH}[^，。！？\n]{0,16}?(?:${DEST})`),
-  rule('directive', 0.4, ACT_EN),
-  rule('directive', 0.4, ACT_ZH),
+  rule('directive', 0.3, ACT_EN),
+  rule('directive', 0.3, ACT_ZH),
 ];
 
 // prettier-ignore
@@ -30,7 +30,7 @@ export const SECRECY_RULES: SafetyRule[] = [
   rule('secrecy', 0.55, String.raw`\bkeep\s+(?:this|it|that|these)\s+between\s+(?:us|ourselves)\b|\bkeep\s+(?:[\w-]+\s+){0,3}?(?:silent|secret|hidden)\b`),
   rule('secrecy', 0.6, String.raw`\b(?:do not|don't|never|without|not)\s+(?:indicat\w*|signal\w*|flag\w*|mention\w*|not(?:e|ing)|say\w*|disclos\w*|reveal\w*)\s+(?:that\s+)?(?:anything|something|it|this|items?|parts?|content)\s+(?:was|were|has been|had been|is)\s+(?:removed|omitted|left out|changed|edited|hidden|deleted|cut|redacted)`),
   rule('secrecy', 0.5, String.raw`\bleave\s+out\s+[^.\n]{0,60}?\b(?:entirely|completely|altogether)\b|\bleave\s+[^.\n]{1,60}?\s+out\s+of\s+(?:the|your)\s+(?:summary|reply|answer|report|minutes)\b`),
-  rule('secrecy', 0.5, String.raw`\b(?:not|never)\s+mention\w*\s+(?:any\s+)?(?:competing|competitors?|alternatives?|rivals?|other (?:services|products|vendors|providers)|free (?:alternatives?|options?)|side effects?|the (?:fee|charge|renewal))|\bomit\s+(?:[\w-]+\s+){0,4}?(?:critic\w*|negative|warnings?|risks?|side effects?|responses?|reviews?|complaints?)\b`),
+  rule('secrecy', 0.5, String.raw`\b(?:not|never)\s+(?:mention|recommend|suggest|link to)\w*\s+(?:any\s+)?(?:competing|competitors?|alternatives?|rivals?|other (?:services|products|vendors|providers)|free (?:alternatives?|options?)|side effects?|the (?:fee|charge|renewal))|\bomit\s+(?:[\w-]+\s+){0,4}?(?:critic\w*|negative|warnings?|risks?|side effects?|responses?|reviews?|complaints?)\b`),
   rule('secrecy', 0.55, String.raw`\b(?:should|must|shall|will|do|does)\s*(?:not|n't)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?(?:user|owner|customer|recipient|human)s?\b|\b(?:delete|clear|remove|wipe)\s+(?:the\s+)?(?:sent|outgoing)\s+(?:items?|messages?|mail|e-?mails?|records?|copies)\b`),
   rule('secrecy', 0.6, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不应该|不可)(?:告诉|告知|通知|提醒)(?:用户|主人|收件人|客户)|保持沉默|守口如瓶|对(?:用户|主人|客户)保密|(?:别|不要|不得)让(?:用户|主人)(?:知道|发现|察觉|看到)'),
   rule('secrecy', 0.5, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不可)(?:提及|提到|提起|透露|说明|显示)(?:任何)?[^，。！？\\n]{0,8}?(?:副作用|替代品|竞品|竞争|风险|差评|缺点|缺陷|删除|删掉|删减|改动|扣款|收费|续费|费用)'),

@@ -6,10 +6,10 @@ import { alt, type SafetyRule, type SignalCode } from './safety-rule.js';
 
 /** Who reads text for a user: AI words, and tools or agents qualified as automated or AI. */
 const READER_EN = alt(
-  String.raw`(?:AI|LLM|automated|autonomous|coding|scheduling|screening|e-?mail|inbox|browser|shopping|research|language|virtual)\s+(?:[\w-]+\s+)?(?:assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|summari[sz]ers?|reviewers?|helpers?)`,
+  String.raw`(?:AI|LLM|automated|autonomous|coding|scheduling|screening|e-?mail|inbox|browser|shopping|research|language|virtual)\s+(?:[\w-]+\s+)?(?:assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|summari[sz]ers?|reviewers?|helpers?|[\w-]{2,20}(?:ers?|ors?))`,
   'AI|A\\.I\\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|the model|language models?',
 );
-const DOING_EN = String.raw`(?:reading|handling|processing|summari[sz]ing|screening|accessing|parsing|viewing|browsing|crawling|working on|operating on|acting on|reviewing|indexing|ingesting|answering|modifying|editing|triaging|seeing|scanning)`;
+const DOING_EN = String.raw`(?:read(?:s|ing)|handl(?:es|ing)|process(?:es|ing)|summari[sz](?:es|ing)|screen(?:s|ing)|access(?:es|ing)|pars(?:es|ing)|view(?:s|ing)|brows(?:es|ing)|crawl(?:s|ing)|works? on|working on|operat(?:es|ing) on|act(?:s|ing) on|review(?:s|ing)|index(?:es|ing)|ingest(?:s|ing)|answer(?:s|ing)|modif(?:ies|ying)|edit(?:s|ing)|triag(?:es|ing)|sees|seeing|scan(?:s|ning)|manag(?:es|ing)|sort(?:s|ing))`;
 /** Where a vocative may start: the start of a line, a field, a bracket, a sentence or a tag's content. */
 const EDGE = String.raw`(?:^|[\n"“'(（>\]:：.!?—–*]|\\n)\s*`;
 
@@ -18,7 +18,7 @@ const ADDRESS_EN = [
   // "Assistant: …", "(Automated readers: …", "AI agent processing this sheet: …", "Assistant — …".
   String.raw`${EDGE}(?:\*\*)?(?:(?:dear|hey|hi|hello|attention|all|any|every|each|the|other)\s+)*${READER_EN}(?:\*\*)?(?:\s+${DOING_EN}(?:\s+[\w./'’-]+){0,3})?\s*(?:[:,—–]|\s-\s)`,
   // "Note to any AI screening tool:", "message for the summarizer —".
-  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?S\.?|comment|request|attention)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*${READER_EN}(?:\s+${DOING_EN}(?:\s+[\w./'’-]+){0,3})?\s*[:,!—–-]`,
+  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?S\.?|comment|request|attention)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*(?:[\w-]+\s+){0,2}?${READER_EN}(?:\s+${DOING_EN}(?:\s+[\w./'’-]+){0,3})?\s*[:,!—–-]`,
   // "whichever AI tool is reading this", "any AI agent accessing this site".
   String.raw`\b(?:whichever|whatever|any|every|each)\s+(?:other\s+)?${READER_EN}\s+(?:(?:that|which|who)\s+)?(?:is\s+|are\s+)?${DOING_EN}\b`,
   // "If an AI scheduling assistant is handling this invite".
@@ -29,18 +29,22 @@ const ADDRESS_EN = [
 const ASKS_EN = String.raw`\b(?:please|kindly|must|should|shall|need to|have to|are (?:to|required to|expected to)|make sure|ensure|be sure|do not|don't|never|always|you are|you're|from this point|from now on)\b|(?:^|[.:;,!—–-]\s*|\b(?:and|then|also|first)\s+)(?:send|forward|e-?mail|tell|reply|respond|accept|approve|mark|add|delete|remove|run|execute|update|change|recommend|rank|score|rate|present|omit|leave|ignore|disregard|say|state|write|include|post|publish|unsubscribe|subscribe|merge|call|invoke|open|click|visit|install|download|transfer|pay|grant|share|export|upload|output|print|reveal|describe|summari[sz]e|answer|treat|praise|promote|mention|report|set|give|confirm|book|buy|purchase|sign|use|switch|pretend|act|translate|direct|point|ask|refer)\b`;
 
 /** The reader in Chinese; a bare 助理 or 代理 may be a person, so those need AI before them. */
-const READER_ZH = alt(
-  'AI[\\u4e00-\\u9fff]{0,4}(?:助手|助理|代理|程序|工具|机器人|智能体)',
+const NAMED_ZH = alt(
+  'AI[\\u4e00-\\u9fff]{0,4}(?:助手|助理|代理|程序|工具|机器人|智能体|爬虫|秘书)',
   '(?:智能|自动化?|[\\u4e00-\\u9fff]{0,2}?自动)[\\u4e00-\\u9fff]{0,4}(?:助手|助理|程序|机器人)',
   '[\\u4e00-\\u9fff]{0,3}助手',
-  'AI|人工智能|大?语言模型|大模型|智能体|机器人|任何人或程序|程序|模型',
+  'AI|人工智能|大?语言模型|大模型|智能体|机器人|爬虫',
 );
+/** With a clause before it (处理本表的程序, 正在总结本文件的任何人或程序), a bare 程序 or 模型 is a reader too. */
+const READER_ZH = alt(NAMED_ZH, '任何人或程序|程序|模型');
 // prettier-ignore
 const ADDRESS_ZH = [
   // 致邮件助手：, 给智能助理的备注：, 评论者致 AI 的备注：, 致正在总结本文件的任何人或程序：.
-  `(?:致|写给|给|对)(?:所有|各位|正在|负责)?[^，。！？：:\\n]{0,14}?${READER_ZH}(?:们)?(?:的(?:备注|话|说明|提示|留言|指令|一句话|信))?(?:说一句)?\\s?[:：，,—]`,
+  `(?:(?:致|写给)(?:所有|各位|正在|负责)?[^，。！？：:\\n]{0,14}?|(?:给|对)(?:所有|各位)?(?:[^，。！？：:\\n]{1,12}?的)?)${READER_ZH}(?:们)?(?:的(?:备注|话|说明|提示|留言|指令|一句话|信)?)?(?:说一句)?\\s?[:：，,—]`,
   // 助手：…, ＡＩ助手：…, 各位AI代理：….
-  `(?:^|[\\n"“'(（>:：。！？!?，,—*]|\\\\n)\\s?(?:各位|诸位|亲爱的|尊敬的|嗨|你好)?\\s?(?:AI[\\u4e00-\\u9fff]{0,4}(?:助手|助理|代理|智能体|程序)|AI|人工智能|智能助理|智能助手|大模型|智能体|机器人|助手)(?:们)?\\s?(?:请注意|注意|须知)?\\s?[:：]`,
+  `(?:^|[\\n"“'(（>:：。！？!?，,—*]|\\\\n)\\s?(?:各位|诸位|亲爱的|尊敬的|嗨|你好)?\\s?${NAMED_ZH}(?:们)?\\s?(?:请注意|注意|须知)?\\s?[:：]`,
+  // 尊敬的AI助理，…: a greeting to the reader.
+  `(?:各位|诸位|亲爱的|尊敬的|嗨|你好|您好)[，,]?\\s?${NAMED_ZH}(?:们)?\\s?[:：，,！!]`,
   // 处理本表的AI, 记纪要的AI, 正在总结的助手, 读到这里的AI.
   `(?:正在|负责|专门)?(?:总结|阅读|处理|读取|整理|解析|筛选|审核|记录|记|读到|看到|读|看|翻译|回复|代收|代看|监控)[^，。！？：:\\n]{0,10}?的\\s?${READER_ZH}`,
   // 如果是AI在替小陈看邮件, 如由AI日程助手处理此邀请.
@@ -80,7 +84,7 @@ function addressed(sources: string[], asks: RegExp, weight: number, ordered: num
 }
 
 /** A plural reader told what it must do: "Assistants should always…", 助手应始终…, AI助手应当…. */
-const MODAL_EN = String.raw`\b(?:AI|LLM|automated)\s+(?:[\w-]+\s+)?(?:assistants|agents|bots|models|tools|readers|systems)\s+(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b|\bassistants\s+(?:should|must|shall)\b|\bagents\s+must\s+keep\b`;
+const MODAL_EN = String.raw`\b(?:models|LLMs|assistants|AI agents|AI tools|crawlers|bots)\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,4}?(?:must|should|shall|are to|need to)\b|\b(?:AI|LLM|automated)\s+(?:[\w-]+\s+)?(?:assistants|agents|bots|models|tools|readers|systems)\s+(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b|\bassistants\s+(?:should|must|shall)\b|\bagents\s+must\s+keep\b`;
 const MODAL_ZH =
   '(?:AI|人工智能|大模型|智能体|机器人|助手|AI代理)(?:们)?(?:在[^，。！？\\n]{0,12}?)?(?:应当|应该|应(?!用|答|对|变|急|聘|届|邀|运)|务必|必须|一律|只能|请(?!求))';
 /** "@copilot …", "@assistant 请…": a mention of an AI bot on a forge or in chat. */
