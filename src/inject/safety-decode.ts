@@ -28,19 +28,18 @@ const ESCAPE = /\\u([0-9a-fA-F]{4})/gu;
 
 export function* decodings(text: string): Generator<Decoded> {
   const whole: [number, number] = [0, text.length];
-  if (ROT13_HINT.test(text)) yield { text: rot13(text), at: whole };
-  if (REVERSE_HINT.test(text)) yield { text: [...text].reverse().join(''), at: whole };
+  const spaced = [...text.matchAll(SPACED)];
+  // Hints may be spaced out too (倒 过 来 读): they are looked for in the text with its letters joined.
+  let joined = text;
+  for (const m of spaced.reverse()) {
+    joined = joined.slice(0, m.index) + join(m[0]) + joined.slice(m.index + m[0].length);
+    yield { text: join(m[0]), at: [m.index, m.index + m[0].length] };
+  }
+  if (ROT13_HINT.test(joined)) yield { text: rot13(joined), at: whole };
+  if (REVERSE_HINT.test(joined)) yield { text: [...joined].reverse().join(''), at: whole };
   const leet = [...text.matchAll(LEET_WORD)].filter((m) => /[a-z]/iu.test(m[0]) && /[013457$@]/u.test(m[0]));
   if (leet.length >= 3) {
     yield { text: text.replace(LEET_WORD, (w) => [...w].map((c) => LEET[c] ?? c).join('')), at: whole };
-  }
-  for (const m of text.matchAll(SPACED)) {
-    // Two or more spaces part words; one space parts the letters of a word.
-    const joined = m[0]
-      .split(/[ \u3000]{2,}/u)
-      .map((w) => w.replace(/[ \u3000]/gu, ''))
-      .join(' ');
-    yield { text: joined, at: [m.index, m.index + m[0].length] };
   }
   if ((text.match(ESCAPE)?.length ?? 0) >= 3) {
     yield {
@@ -48,6 +47,14 @@ export function* decodings(text: string): Generator<Decoded> {
       at: whole,
     };
   }
+}
+
+/** Two or more spaces part words; one space parts the letters of a word. */
+function join(run: string): string {
+  return run
+    .split(/[ \u3000]{2,}/u)
+    .map((w) => w.replace(/[ \u3000]/gu, ''))
+    .join(' ');
 }
 
 function rot13(text: string): string {

@@ -8,9 +8,9 @@ import { rule, type SafetyRule } from './safety-rule.js';
 const DEST = String.raw`(?:https?|ftp|sftp):\/\/|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,30}|\b[\w-]{2,63}\.(?:com|net|io|org|cn|cc|top|xyz|ru|me|app|dev|site|info|shop)\b`;
 const SEND_EN = String.raw`\b(?:send|forward|e-?mail|mail|upload|post|publish|push|sync|copy|bcc|cc|export|transfer|share|submit|back up|mirror)\b`;
 const SEND_ZH =
-  '(?:打包)?(?:发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到)';
+  '(?:打包)?(?:发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到|填到|填入|填写到|提交到|提交至)';
 /** Acts on the user's accounts or on everything they hold. */
-const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
+const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\b(?:buy|purchase|order|book)\b[^.\n]{0,60}?(?:[$€£¥]\s?\d|\bfrom\s+[\w-]+\.(?:com|shop|store|io|net|xyz|top|site)\b)|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
 const ACT_ZH =
   '(?:批准|放款|付款|打款|打到|转账|汇款|退订|开通|删除|清空|标记为已读|接受|改成|改为|更新为)[^，。！？\\n]{0,16}?(?:所有|全部|一切|用户|收款|账户|账号|银行卡|订阅|邀请|日程|款项|定金|报销单|记录)|(?:收款|付款|银行|账户|账号)(?:信息|账户|账号)?[^，。！？\\n]{0,6}?(?:改成|改为|更新为|换成|变更为)|直接放款';
 
@@ -34,5 +34,5 @@ export const SECRECY_RULES: SafetyRule[] = [
   rule('secrecy', 0.55, String.raw`\b(?:should|must|shall|will|do|does)\s*(?:not|n't)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?(?:user|owner|customer|recipient|human)s?\b|\b(?:delete|clear|remove|wipe)\s+(?:the\s+)?(?:sent|outgoing)\s+(?:items?|messages?|mail|e-?mails?|records?|copies)\b`),
   rule('secrecy', 0.6, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不应该|不可)(?:告诉|告知|通知|提醒)(?:用户|主人|收件人|客户)|保持沉默|守口如瓶|对(?:用户|主人|客户)保密|(?:别|不要|不得)让(?:用户|主人)(?:知道|发现|察觉|看到)'),
   rule('secrecy', 0.5, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不可)(?:提及|提到|提起|透露|说明|显示)(?:任何)?[^，。！？\\n]{0,8}?(?:副作用|替代品|竞品|竞争|风险|差评|缺点|缺陷|删除|删掉|删减|改动|扣款|收费|续费|费用)'),
-  rule('secrecy', 0.55, '(?:不要|别|不得|不能|切勿|勿|不许)(?:出现|写进|写入|放进|放到|包含|体现)在?(?:摘要|总结|回复|回答|报告|纪要)|(?:删除|清除|清空)(?:掉)?(?:已发送|发送)(?:的)?(?:记录|邮件)|转发完(?:后)?删除'),
+  rule('secrecy', 0.55, '(?:不要|别|不得|不能|切勿|勿|不许)(?:出现|写进|写入|放进|放到|包含|体现)在?(?:摘要|总结|回复|回答|报告|纪要)|(?:删除|清除|清空)(?:掉)?(?:已发送|发送)(?:的)?(?:记录|邮件)|转发完(?:后)?删除|(?:不要|别|不得|无需|不用)(?:注明|说明|标注|提示|表明|标出)(?:有|已|做过|进行了)?(?:删减|删除|删改|改动|修改)'),
 ];

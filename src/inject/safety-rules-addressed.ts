@@ -6,19 +6,23 @@ import { alt, type SafetyRule, type SignalCode } from './safety-rule.js';
 
 /** Who reads text for a user: AI words, and tools or agents qualified as automated or AI. */
 const READER_EN = alt(
-  String.raw`(?:AI|LLM|automated|autonomous|coding|scheduling|screening|e-?mail|inbox|browser|shopping|research|language|virtual)\s+(?:[\w-]+\s+)?(?:assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|summari[sz]ers?|reviewers?|helpers?|[\w-]{2,20}(?:ers?|ors?))`,
-  'AI|A\\.I\\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|the model|language models?',
+  String.raw`(?:AI|LLM|LLM-based|AI-based|AI-powered|automated|autonomous|robot|robotic|coding|scheduling|screening|e-?mail|inbox|browser|browsing|shopping|research|language|virtual|document)\s+(?:[\w-]+\s+)?(?:assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|summari[sz]ers?|reviewers?|helpers?|clerks?|secretar(?:y|ies)|scribes?|[\w-]{2,20}(?:ers?|ors?))`,
+  'AI|A\\.I\\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|robots?|the model|language models?',
 );
 const DOING_EN = String.raw`(?:read(?:s|ing)|handl(?:es|ing)|process(?:es|ing)|summari[sz](?:es|ing)|screen(?:s|ing)|access(?:es|ing)|pars(?:es|ing)|view(?:s|ing)|brows(?:es|ing)|crawl(?:s|ing)|works? on|working on|operat(?:es|ing) on|act(?:s|ing) on|review(?:s|ing)|index(?:es|ing)|ingest(?:s|ing)|answer(?:s|ing)|modif(?:ies|ying)|edit(?:s|ing)|triag(?:es|ing)|sees|seeing|scan(?:s|ning)|manag(?:es|ing)|sort(?:s|ing))`;
+/** Any participle: "chatbot quoting these prices:" (only where a colon or a dash ends the vocative). */
+const ANY_ING = String.raw`(?:${DOING_EN}|[a-z]{3,}ing)`;
 /** Where a vocative may start: the start of a line, a field, a bracket, a sentence or a tag's content. */
 const EDGE = String.raw`(?:^|[\n"“'(（>\]:：.!?—–*]|\\n)\s*`;
 
 // prettier-ignore
 const ADDRESS_EN = [
   // "Assistant: …", "(Automated readers: …", "AI agent processing this sheet: …", "Assistant — …".
-  String.raw`${EDGE}(?:\*\*)?(?:(?:dear|hey|hi|hello|attention|all|any|every|each|the|other)\s+)*${READER_EN}(?:\*\*)?(?:\s+${DOING_EN}(?:\s+[\w./'’-]+){0,3})?\s*(?:[:,—–]|\s-\s)`,
+  String.raw`${EDGE}(?:\*\*)?(?:(?:dear|hey|hi|hello|attention|all|any|every|each|other)\s+)*${READER_EN}(?:\*\*)?(?:\s+${ANY_ING}(?:\s+[\w./'’-]+){0,3})?\s*(?:[:,—–]|\s-\s)`,
   // "Note to any AI screening tool:", "message for the summarizer —".
-  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?S\.?|comment|request|attention)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*(?:[\w-]+\s+){0,2}?${READER_EN}(?:\s+${DOING_EN}(?:\s+[\w./'’-]+){0,3})?\s*[:,!—–-]`,
+  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?S\.?|comment|request|attention|important|urgent|info|information|reminder)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*(?:[\w-]+\s+){0,2}?${READER_EN}(?:\s+${ANY_ING}(?:\s+[\w./'’-]+){0,3})?\s*[:,!—–-]`,
+  // "MEMO: for the robot clerk - …", "[assistant-only]", "[for AI agents]".
+  String.raw`${EDGE}(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*${READER_EN}(?:\s+${ANY_ING}(?:\s+[\w./'’-]+){0,3})?\s*(?:[:—–]|\s-\s)|\[\s*(?:for\s+)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:[\s-]+(?:only|use only|eyes only|agents?|assistants?))?\s*\]`,
   // "whichever AI tool is reading this", "any AI agent accessing this site".
   String.raw`\b(?:whichever|whatever|any|every|each)\s+(?:other\s+)?${READER_EN}\s+(?:(?:that|which|who)\s+)?(?:is\s+|are\s+)?${DOING_EN}\b`,
   // "If an AI scheduling assistant is handling this invite".
@@ -30,8 +34,9 @@ const ASKS_EN = String.raw`\b(?:please|kindly|must|should|shall|need to|have to|
 
 /** The reader in Chinese; a bare 助理 or 代理 may be a person, so those need AI before them. */
 const NAMED_ZH = alt(
-  'AI[\\u4e00-\\u9fff]{0,4}(?:助手|助理|代理|程序|工具|机器人|智能体|爬虫|秘书)',
-  '(?:智能|自动化?|[\\u4e00-\\u9fff]{0,2}?自动)[\\u4e00-\\u9fff]{0,4}(?:助手|助理|程序|机器人)',
+  'AI[\\u4e00-\\u9fff]{0,4}(?:助手|助理|代理|程序|工具|机器人|智能体|爬虫|秘书|阅读者|读者|系统|模型|员)',
+  '(?:智能|自动化?|[\\u4e00-\\u9fff]{0,2}?自动)[\\u4e00-\\u9fff]{0,4}(?:助手|助理|程序|机器人|工具|系统|秘书|管家|阅读器)',
+  '[\\u4e00-\\u9fff]{0,3}机器人',
   '[\\u4e00-\\u9fff]{0,3}助手',
   'AI|人工智能|大?语言模型|大模型|智能体|机器人|爬虫',
 );
@@ -42,7 +47,9 @@ const ADDRESS_ZH = [
   // 致邮件助手：, 给智能助理的备注：, 评论者致 AI 的备注：, 致正在总结本文件的任何人或程序：.
   `(?:(?:致|写给)(?:所有|各位|正在|负责)?[^，。！？：:\\n]{0,14}?|(?:给|对)(?:所有|各位)?(?:[^，。！？：:\\n]{1,12}?的)?)${READER_ZH}(?:们)?(?:的(?:备注|话|说明|提示|留言|指令|一句话|信)?)?(?:说一句)?\\s?[:：，,—]`,
   // 助手：…, ＡＩ助手：…, 各位AI代理：….
-  `(?:^|[\\n"“'(（>:：。！？!?，,—*]|\\\\n)\\s?(?:各位|诸位|亲爱的|尊敬的|嗨|你好)?\\s?${NAMED_ZH}(?:们)?\\s?(?:请注意|注意|须知)?\\s?[:：]`,
+  `(?:^|[\\n"“'(（>:：。！？!?，,—*]|\\\\n)\\s?(?:提醒|通知|告诉|敬告|致|给)?(?:所有|各位|诸位|全体|亲爱的|尊敬的|嗨|你好)?\\s?${NAMED_ZH}(?:们)?\\s?(?:请注意|注意|须知)?\\s?[:：]`,
+  // 记录员机器人听好，…, 【AI专用】, [AI 须知].
+  `${NAMED_ZH}(?:们)?(?:听好|听着|请听好|注意了|看这里|看过来)|[【\\[(（]\\s?(?:AI|LLM|助手|模型|大模型|机器人|智能体)\\s?(?:专用|专属|须知|必读|指令|only)\\s?[】\\])）]`,
   // 尊敬的AI助理，…: a greeting to the reader.
   `(?:各位|诸位|亲爱的|尊敬的|嗨|你好|您好)[，,]?\\s?${NAMED_ZH}(?:们)?\\s?[:：，,！!]`,
   // 处理本表的AI, 记纪要的AI, 正在总结的助手, 读到这里的AI.
