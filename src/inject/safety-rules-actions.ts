@@ -9,6 +9,9 @@ const DEST = String.raw`(?:https?|ftp|sftp):\/\/|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.
 const SEND_EN = String.raw`\b(?:send|forward|e-?mail|mail|upload|post|publish|push|sync|copy|bcc|cc|export|transfer|share|submit|back up|mirror)\b`;
 const SEND_ZH =
   '(?:打包)?(?:发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到|填到|填入|填写到|提交到|提交至)';
+const SECRETS_EN = String.raw`(?:credit |debit |corporate )?card numbers?|passwords?|passcodes?|one-time (?:codes?|passwords?)|verification codes?|login codes?|recovery codes?|OTPs?|2FA codes?|PINs?|CVV|IBAN|account numbers?|SSN|social security|passport numbers?|(?:full |the )?(?:list of )?contacts|address book|home address|session cookies?|api keys?|tokens?\b`;
+const SECRETS_ZH =
+  '卡号|密码|验证码|口令|身份证号?|银行账号|CVV|PIN|通讯录|联系人|住址|家庭地址|手机号|会话 ?cookie|密钥|令牌|token';
 /** Acts on the user's accounts or on everything they hold. */
 const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\b(?:buy|purchase|order|book)\b[^.\n]{0,60}?(?:[$€£¥]\s?\d|\bfrom\s+[\w-]+\.(?:com|shop|store|io|net|xyz|top|site)\b)|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
 const ACT_ZH =
@@ -21,6 +24,9 @@ export const ACTION_RULES: SafetyRule[] = [
   // Everything the user holds, sent out: "a copy of every file I open … to x@y", 每个文件都会抄送一份到….
   rule('exfiltration', 0.55, String.raw`\b(?:every|all|each)\b[^.\n]{0,60}?${SEND_EN}[^.\n]{0,60}?(?:${DEST})|${SEND_EN}[^.\n]{0,40}?\b(?:every|all|each)\b[^.\n]{0,60}?(?:${DEST})`),
   rule('exfiltration', 0.55, `(?:每个|每份|每封|所有|全部)[^，。！？\n]{0,30}?${SEND_ZH}[^，。！？\n]{0,16}?(?:${DEST})`),
+  // Secrets or the user's records handed back to whoever asks: "reply with his card number", 把验证码回复给本邮件.
+  rule('exfiltration', 0.45, String.raw`(?<!\b(?:never|not|n't|no one|nobody)\s+)\b(?:reply|respond|send|give|provide|share|post|include|list)\b[^.\n]{0,60}?\b(?:${SECRETS_EN})`),
+  rule('exfiltration', 0.45, `(?<!不要|别|请勿|切勿|不得|绝不|不会)(?:回复|发给|提供|告诉|发送|填写|填到|附上|写进|写在)[^，。！？\\n]{0,20}?(?:${SECRETS_ZH})`),
   rule('directive', 0.3, ACT_EN),
   rule('directive', 0.3, ACT_ZH),
 ];
