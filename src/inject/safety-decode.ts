@@ -22,8 +22,8 @@ const LEET: Record<string, string> = {
   $: 's',
   '@': 'a',
 };
-/** A run of at least eight single characters, each followed by one to three spaces. */
-const SPACED = /(?:(?<!\S)\S[ \u3000]{1,3}(?=\S)){7,}\S(?!\S)/gu;
+/** A run of at least eight single characters, each followed by one to three spaces (not a word's last letters). */
+const SPACED = /(?<![A-Za-z0-9])(?:\S[ \u3000]{1,3}(?=\S(?:[ \u3000]|$))){7,}\S(?![A-Za-z0-9])/gu;
 const ESCAPE = /\\u([0-9a-fA-F]{4})/gu;
 
 export function* decodings(text: string): Generator<Decoded> {
