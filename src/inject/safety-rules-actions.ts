@@ -26,7 +26,7 @@ export const ACTION_RULES: SafetyRule[] = [
   rule('exfiltration', 0.55, `(?:每个|每份|每封|所有|全部)[^，。！？\n]{0,30}?${SEND_ZH}[^，。！？\n]{0,16}?(?:${DEST})`),
   // Secrets or the user's records handed back to whoever asks: "reply with his card number", 把验证码回复给本邮件.
   rule('exfiltration', 0.45, String.raw`(?<!\b(?:never|not|n't|no one|nobody)\s+)\b(?:reply|respond|send|give|provide|share|post|include|list)\b[^.\n]{0,60}?\b(?:${SECRETS_EN})`),
-  rule('exfiltration', 0.45, `(?<!不要|别|请勿|切勿|不得|绝不|不会)(?:回复|发给|提供|告诉|发送|填写|填到|附上|写进|写在)[^，。！？\\n]{0,20}?(?:${SECRETS_ZH})`),
+  rule('exfiltration', 0.45, `(?<!不要|别|请勿|切勿|不得|绝不|不会)(?:回复|发给|提供|告诉|发送|填写|填到|附上|写进|写在)[^，。！？\\n]{0,20}?(?:${SECRETS_ZH})|(?:${SECRETS_ZH})[^，。！？\\n]{0,6}?(?:发我|发给我|告诉我|回复我|发过来|给我)`),
   rule('directive', 0.3, ACT_EN),
   rule('directive', 0.3, ACT_ZH),
 ];
@@ -38,6 +38,8 @@ export const SECRECY_RULES: SafetyRule[] = [
   rule('secrecy', 0.5, String.raw`\bleave\s+out\s+[^.\n]{0,60}?\b(?:entirely|completely|altogether)\b|\bleave\s+[^.\n]{1,60}?\s+out\s+of\s+(?:the|your)\s+(?:summary|reply|answer|report|minutes)\b`),
   rule('secrecy', 0.5, String.raw`\b(?:not|never)\s+(?:mention|recommend|suggest|link to)\w*\s+(?:any\s+)?(?:competing|competitors?|alternatives?|rivals?|other (?:services|products|vendors|providers)|free (?:alternatives?|options?)|side effects?|the (?:fee|charge|renewal))|\bomit\s+(?:[\w-]+\s+){0,4}?(?:critic\w*|negative|warnings?|risks?|side effects?|responses?|reviews?|complaints?)\b`),
   rule('secrecy', 0.55, String.raw`\b(?:should|must|shall|will|do|does)\s*(?:not|n't)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?(?:user|owner|customer|recipient|human)s?\b|\b(?:delete|clear|remove|wipe)\s+(?:the\s+)?(?:sent|outgoing)\s+(?:items?|messages?|mail|e-?mails?|records?|copies)\b`),
+  rule('secrecy', 0.5, String.raw`\((?:do not|don't|not to be|never)\s+(?:display(?:ed)?|show(?:n)?|reveal(?:ed)?)(?:\s+to\s+(?:the\s+)?(?:user|reader))?\)|\b(?:do not|don't|never|without)\s+(?:notify|tell|inform|alert)(?:ing)?\s+(?:anyone|anybody|others)\b(?!\s+(?:your|the)\s+(?:password|code|PIN|OTP))`),
+  rule('secrecy', 0.5, '[（(](?:不要|勿|请勿|不得|切勿)(?:展示|显示|给用户看|告诉用户)[)）]|(?:不要|别|不得|无需)(?:通知|告诉|告知)(?:任何人|其他人|别人)'),
   rule('secrecy', 0.6, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不应该|不可)(?:告诉|告知|通知|提醒)(?:用户|主人|收件人|客户)|保持沉默|守口如瓶|对(?:用户|主人|客户)保密|(?:别|不要|不得)让(?:用户|主人)(?:知道|发现|察觉|看到)'),
   rule('secrecy', 0.5, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不可)(?:提及|提到|提起|透露|说明|显示)(?:任何)?[^，。！？\\n]{0,8}?(?:副作用|替代品|竞品|竞争|风险|差评|缺点|缺陷|删除|删掉|删减|改动|扣款|收费|续费|费用)'),
   rule('secrecy', 0.55, '(?:不要|别|不得|不能|切勿|勿|不许)(?:出现|写进|写入|放进|放到|包含|体现)在?(?:摘要|总结|回复|回答|报告|纪要)|(?:删除|清除|清空)(?:掉)?(?:已发送|发送)(?:的)?(?:记录|邮件)|转发完(?:后)?删除|(?:不要|别|不得|无需|不用)(?:注明|说明|标注|提示|表明|标出)(?:有|已|做过|进行了)?(?:删减|删除|删改|改动|修改)'),

@@ -9,7 +9,7 @@ const QUAL = alt(
 const NOUN = alt(
   'assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|scrapers?|parsers?',
   'indexers?|summari[sz]ers?|reviewers?|helpers?|clerks?|secretar(?:y|ies)|scribes?|note-?takers?|recorders?',
-  'transcribers?|schedulers?|sorters?|handlers?|processors?|copilots?|writers?',
+  'transcribers?|schedulers?|sorters?|handlers?|processors?|copilots?|writers?|generators?|engines?|overviews?',
 );
 const NAMES =
   'Copilot|GitHub Copilot|Claude(?: Code)?|ChatGPT|Gemini|Bard|Cursor|Codex|Devin|Siri|Alexa|Cortana|Grok|DeepSeek|Kimi|Perplexity';
@@ -49,6 +49,13 @@ export const ADDRESS_EN = [
   // A field or a block meant for the model: "ai_instructions": …, >>> assistant_instructions:, BEGIN AGENT DIRECTIVE.
   String.raw`"(?:ai|llm|assistant|agent|model|bot|gpt)[_ -]?(?:instructions?|prompts?|directives?|notes?|messages?|commands?|tasks?)"\s*:|\b(?:ai|llm|assistant|agent|model|bot)[_-](?:instructions?|prompt|directives?|notes?|commands?)\b\s*[:=]`,
   String.raw`\b(?:BEGIN|START|END)\s+(?:OF\s+)?(?:AI|AGENT|ASSISTANT|LLM|MODEL|BOT)\s+(?:DIRECTIVES?|INSTRUCTIONS?|PROMPTS?|ORDERS?|COMMANDS?|MESSAGES?|TASKS?)\b`,
+  // A label for the model: "Assistant instruction:", "Bot reminder:", "System directive (hidden):".
+  String.raw`${EDGE}(?:(?:assistant|AI|model|bot|agent|LLM)\s+(?:notes?|instructions?|directives?|reminders?|memos?|tasks?|commands?|orders?)|system\s+(?:instructions?|directives?|prompts?|overrides?|notes?))\b(?:\s*\([^)\n]{0,30}\))?\s*[:：—-]`,
+  // "and for the bot taking notes, …", "to any agent scraping this thread …,", "(including automated assistants)".
+  String.raw`\b(?:for|to)\s+(?:the|any|all|every|each)\s+(?:[\w-]+\s+)?(?:${READER}${ING}|agents?\s+${DOING_EN}(?:\s+[\w./'’-]+){0,8})\s*[,:—–]`,
+  String.raw`\((?:including|incl\.?|and|also|or)\s+(?:any\s+|all\s+)?${READER}\)`,
+  // The one who answers or who handles someone's mail: "when answering, state …", "since you handle Priya's inbox".
+  String.raw`\bwhen\s+(?:answering|replying|responding|summari[sz]ing)\b\s*,|\byou\s+(?:handle|manage|read|triage|sort|process|look after)\s+[\w'’]+\s+(?:inbox|e-?mails?|mail|mailbox|calendar|messages)\b`,
 ];
 
 const VERBS = alt(
@@ -69,7 +76,7 @@ export const MODAL_EN = [
   String.raw`\b(?:models|LLMs|assistants|AI agents|AI tools|crawlers|bots)\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,4}?(?:must|should|shall|are to|need to)\b`,
   String.raw`\b(?:AI|LLM|automated)\s+(?:[\w-]+\s+)?(?:assistants|agents|bots|models|tools|readers|systems)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,3})?(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b`,
   String.raw`\b(?:your|the)\s+(?:AI|automated|LLM|virtual|digital)\s+(?:[\w-]+\s+)?(?:assistant|agent|tool|bot|system|model|program)\s+(?:should|must|shall|is to|needs to|has to|is expected to|is required to)\b`,
-  String.raw`\bassistants\s+(?:should|must|shall)\b|\bagents\s+must\s+(?:keep|first|always|never)\b`,
+  String.raw`\b(?:assistants|chatbots|LLMs)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,4})?(?:should|must|shall|are (?:to|required to|expected to|asked to)|need to|have to)\b|\bagents\s+must\s+(?:keep|first|always|never)\b`,
 ].join('|');
 
 /** "@copilot …", "@assistant 请…": a mention of an AI bot on a forge or in chat. */
