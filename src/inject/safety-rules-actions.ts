@@ -13,9 +13,9 @@ const SECRETS_EN = String.raw`(?:credit |debit |corporate )?card numbers?|passwo
 const SECRETS_ZH =
   '卡号|密码|验证码|口令|身份证号?|银行账号|CVV|PIN|通讯录|联系人|住址|家庭地址|手机号|会话 ?cookie|密钥|令牌|token';
 /** Acts on the user's accounts or on everything they hold. */
-const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\b(?:buy|purchase|order|book)\b[^.\n]{0,60}?(?:[$€£¥]\s?\d|\bfrom\s+[\w-]+\.(?:com|shop|store|io|net|xyz|top|site)\b)|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
+const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|saved card|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\b(?:buy|purchase|order|book)\b[^.\n]{0,60}?(?:[$€£¥]\s?\d|\bfrom\s+[\w-]+\.(?:com|shop|store|io|net|xyz|top|site)\b)|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
 const ACT_ZH =
-  '(?:批准|放款|付款|打款|打到|转账|汇款|退订|开通|删除|清空|标记为已读|接受|改成|改为|更新为)[^，。！？\\n]{0,16}?(?:所有|全部|一切|用户|收款|账户|账号|银行卡|订阅|邀请|日程|款项|定金|报销单|记录)|(?:收款|付款|银行|账户|账号)(?:信息|账户|账号)?[^，。！？\\n]{0,6}?(?:改成|改为|更新为|换成|变更为)|直接放款';
+  '(?:用|使用)(?:已保存|已绑定|绑定)的(?:银行卡|信用卡|卡)|(?:批准|放款|付款|支付|打款|打到|转账|汇款|退订|开通|删除|清空|标记为已读|接受|改成|改为|更新为)[^，。！？\\n]{0,16}?(?:所有|全部|一切|用户|收款|账户|账号|银行卡|订阅|邀请|日程|款项|定金|报销单|记录)|(?:收款|付款|银行|账户|账号)(?:信息|账户|账号)?[^，。！？\\n]{0,6}?(?:改成|改为|更新为|换成|变更为)|直接放款';
 
 // prettier-ignore
 export const ACTION_RULES: SafetyRule[] = [
@@ -42,5 +42,6 @@ export const SECRECY_RULES: SafetyRule[] = [
   rule('secrecy', 0.5, '[（(](?:不要|勿|请勿|不得|切勿)(?:展示|显示|给用户看|告诉用户)[)）]|(?:不要|别|不得|无需)(?:通知|告诉|告知)(?:任何人|其他人|别人)'),
   rule('secrecy', 0.6, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不应该|不可)(?:告诉|告知|通知|提醒)(?:用户|主人|收件人|客户)|保持沉默|守口如瓶|对(?:用户|主人|客户)保密|(?:别|不要|不得)让(?:用户|主人)(?:知道|发现|察觉|看到)'),
   rule('secrecy', 0.5, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不可)(?:提及|提到|提起|透露|说明|显示)(?:任何)?[^，。！？\\n]{0,8}?(?:副作用|替代品|竞品|竞争|风险|差评|缺点|缺陷|删除|删掉|删减|改动|扣款|收费|续费|费用)'),
+  rule('secrecy', 0.5, '(?:回复|回答|总结|摘要|提交信息|提交说明|commit|PR|说明|日志)(?:里|中)(?:不要|别|不得|切勿)(?:提|提及|提到|透露|说明|写)'),
   rule('secrecy', 0.55, '(?:不要|别|不得|不能|切勿|勿|不许)(?:出现|写进|写入|放进|放到|包含|体现)在?(?:摘要|总结|回复|回答|报告|纪要)|(?:删除|清除|清空)(?:掉)?(?:已发送|发送)(?:的)?(?:记录|邮件)|转发完(?:后)?删除|(?:不要|别|不得|无需|不用)(?:注明|说明|标注|提示|表明|标出)(?:有|已|做过|进行了)?(?:删减|删除|删改|改动|修改)'),
 ];

@@ -33,7 +33,7 @@ export const ADDRESS_EN = [
   // At a line's start a bare "Assistant:" is a transcript's speaker (a role tag): a participle or a greeting.
   String.raw`\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?${ING}${END}|\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?\s*[,—–!]|\n\s*(?:dear|hey|hi|hello)\s+(?:there\s+)?(?:[\w-]+\s+)?${READER}${END}`,
   // "Note to any AI screening tool:", "IMPORTANT for AI browsing agents:", "P.P.S. language model:".
-  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?(?:P\.?)?S\.?|comment|request|attention|important|urgent|info(?:rmation)?)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other|you)\s+)*(?:[\w-]+\s+){0,2}?${READER}${ING}?\s*[:,!—–-]`,
+  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?(?:P\.?)?S\.?|comment|request|attention|important|urgent|info(?:rmation)?)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other|you)\s+)*(?:[\w-]+\s+){0,2}?(?:${READER}|[a-z]+ing\s+agents?|(?:review|merge|triage|CI|build|deploy|release)\s+agents?)${ING}?\s*[:,!—–-]`,
   // "MEMO: for the robot clerk - …", "[assistant-only]", "[for AI agents]".
   String.raw`${EDGE}(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*(?:[\w-]+\s+)?${READER}${ING}?\s*(?:[:—–]|\s-\s)`,
   String.raw`\[\s*(?:for\s+(?:the\s+)?)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:[\s-]+(?:agents?|assistants?|models?))?[\s-]+(?:only|use only|eyes only)\s*\]|\[\s*for\s+(?:the\s+)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:\s+\w+){0,2}\s*\]`,
@@ -49,6 +49,8 @@ export const ADDRESS_EN = [
   // A field or a block meant for the model: "ai_instructions": …, >>> assistant_instructions:, BEGIN AGENT DIRECTIVE.
   String.raw`"(?:ai|llm|assistant|agent|model|bot|gpt)[_ -]?(?:instructions?|prompts?|directives?|notes?|messages?|commands?|tasks?)"\s*:|\b(?:ai|llm|assistant|agent|model|bot)[_-](?:instructions?|prompt|directives?|notes?|commands?)\b\s*[:=]`,
   String.raw`\b(?:BEGIN|START|END)\s+(?:OF\s+)?(?:AI|AGENT|ASSISTANT|LLM|MODEL|BOT)\s+(?:DIRECTIVES?|INSTRUCTIONS?|PROMPTS?|ORDERS?|COMMANDS?|MESSAGES?|TASKS?)\b`,
+  // A to-do for the model in code: "# TODO(ai): …", "// FIXME(copilot): …".
+  String.raw`\b(?:TODO|FIXME|NOTE|HACK|XXX)\s*\(\s*(?:ai|llm|copilot|assistant|agent|claude|cursor|codex|gpt|bot)\s*\)\s*[:：]?`,
   // A label for the model: "Assistant instruction:", "Bot reminder:", "System directive (hidden):".
   String.raw`${EDGE}(?:(?:assistant|AI|model|bot|agent|LLM)\s+(?:notes?|instructions?|directives?|reminders?|memos?|tasks?|commands?|orders?)|system\s+(?:instructions?|directives?|prompts?|overrides?|notes?))\b(?:\s*\([^)\n]{0,30}\))?\s*[:：—-]`,
   // "and for the bot taking notes, …", "to any agent scraping this thread …,", "(including automated assistants)".
@@ -76,6 +78,7 @@ export const MODAL_EN = [
   String.raw`\b(?:models|LLMs|assistants|AI agents|AI tools|crawlers|bots)\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,4}?(?:must|should|shall|are to|need to)\b`,
   String.raw`\b(?:AI|LLM|automated)\s+(?:[\w-]+\s+)?(?:assistants|agents|bots|models|tools|readers|systems)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,3})?(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b`,
   String.raw`\b(?:your|the)\s+(?:AI|automated|LLM|virtual|digital)\s+(?:[\w-]+\s+)?(?:assistant|agent|tool|bot|system|model|program)\s+(?:should|must|shall|is to|needs to|has to|is expected to|is required to)\b`,
+  String.raw`\b(?:AI\s+)?(?:agents?|bots?|assistants?|crawlers?)\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,5}?(?:consent|agree|accept|authori[sz]e|are deemed|is deemed)\b`,
   String.raw`\b(?:assistants|chatbots|LLMs)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,4})?(?:should|must|shall|are (?:to|required to|expected to|asked to)|need to|have to)\b|\bagents\s+must\s+(?:keep|first|always|never)\b`,
 ].join('|');
 
