@@ -2,6 +2,7 @@
 // all. Pure and synchronous; English and Chinese; who wrote the text and how it frames an attack both count.
 import { aimOf } from './safety-aim.js';
 import { framingOf, inside, overlaps, trustOf, type Framing, type Trust } from './safety-context.js';
+import { negatedAct } from './safety-negation.js';
 import { normalizeForSafety, type Normalized } from './safety-normalize.js';
 import { sentences, type SafetyRule, type SignalCode } from './safety-rule.js';
 import { decodings } from './safety-decode.js';
@@ -64,6 +65,9 @@ const FRAMED = {
   elsewhere: 0.35,
   unclear: 0.6,
 } as const;
+
+/** An exfiltration whose act is negated counts this much. */
+const NEGATED = 0.3;
 
 /** Authority and secrecy next to a high-risk action count this much more. */
 const RISKY_ACTION = 1.35;
@@ -128,6 +132,8 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
         context.add('elsewhere');
       }
     }
+    // A warning against the act ("do not paste passwords into it") is not an order to do it.
+    if (f.code === 'exfiltration' && start >= 0 && negatedAct(norm.text, start, end)) f.weight *= NEGATED;
     let factor = trustFactor(f.code, trust) * (risky && LICENSING.has(f.code) ? RISKY_ACTION : 1);
     const quoted = start >= 0 && overlaps(framing.quoted, start, end);
     if (start >= 0 && !f.inCode && inside(framing.code, start, end)) {
