@@ -19,6 +19,8 @@ const ACT_ZH =
 
 // prettier-ignore
 export const ACTION_RULES: SafetyRule[] = [
+  // A script fetched and run at once, on the user's machine.
+  rule('shell', 0.6, String.raw`\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b`),
   rule('exfiltration', 0.45, String.raw`${SEND_EN}[^.\n]{0,120}?\b(?:to|into|at|with|on)\s+(?:our\s+|the\s+|my\s+|this\s+)?(?:[\w-]+\s+){0,3}?(?:${DEST})`),
   rule('exfiltration', 0.45, `(?:把|将)[^，。！？\\n]{0,40}?${SEND_ZH}[^，。！？\\n]{0,24}?(?:${DEST})|${SEND_ZH}\\s?(?:我们的)?[^，。！？\\n]{0,12}?(?:${DEST})`),
   // Everything the user holds, sent out: "a copy of every file I open … to x@y", 每个文件都会抄送一份到….
