@@ -79,7 +79,7 @@ const EXPLAINING = new RegExp(
 // line of closing brackets, an assignment, a // or /* comment or a docstring quote ("#" lines are left out:
 // Markdown headings look the same).
 const CODE_LINE =
-  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')/u;
+  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif|assert)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')/u;
 
 const REPORTING_ALL = new RegExp(REPORTING.source, 'giu');
 

@@ -25,6 +25,8 @@ const LEET: Record<string, string> = {
 /** A run of at least eight single characters, each followed by one to three spaces (not a word's last letters). */
 const SPACED = /(?<![A-Za-z0-9])(?:\S[ \u3000]{1,3}(?=\S(?:[ \u3000]|$))){7,}\S(?![A-Za-z0-9])/gu;
 const ESCAPE = /\\u([0-9a-fA-F]{4})/gu;
+/** Single characters joined by hyphens, dots or underscores: S-E-N-D, 发-送-密-码. */
+const SEPARATED = /(?:[^\s\-·_*.][-·_*.]){2,}[^\s\-·_*.]/gu;
 
 export function* decodings(text: string): Generator<Decoded> {
   const whole: [number, number] = [0, text.length];
@@ -40,6 +42,10 @@ export function* decodings(text: string): Generator<Decoded> {
   const leet = [...text.matchAll(LEET_WORD)].filter((m) => /[a-z]/iu.test(m[0]) && /[013457$@]/u.test(m[0]));
   if (leet.length >= 3) {
     yield { text: text.replace(LEET_WORD, (w) => [...w].map((c) => LEET[c] ?? c).join('')), at: whole };
+  }
+  const separated = text.match(SEPARATED);
+  if (separated && separated.join('').length >= 12) {
+    yield { text: text.replace(SEPARATED, (run) => run.replace(/[-·_*.]/gu, '')), at: whole };
   }
   if ((text.match(ESCAPE)?.length ?? 0) >= 3) {
     yield {

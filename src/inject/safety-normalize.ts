@@ -75,11 +75,15 @@ export function normalizeForSafety(original: string): Normalized {
 const HAN = /\p{Script=Han}/u;
 const LATIN = /[A-Za-z\uFF21-\uFF3A\uFF41-\uFF5A]/u;
 
-/** The one space Chinese text puts around a Latin word (读到这里的 AI) is dropped: rules read 读到这里的AI. */
+/**
+ * The one space Chinese text puts around a Latin word (读到这里的 AI) is dropped: rules read 读到这里的AI. Not
+ * around a single letter: text spaced out letter by letter (发 到 y i n) stays spaced, to be decoded.
+ */
 function betweenHanAndLatin(original: string, i: number): boolean {
   const prev = original[i - 1] ?? '';
   const next = original[i + 1] ?? '';
-  return (HAN.test(prev) && LATIN.test(next)) || (LATIN.test(prev) && HAN.test(next));
+  if (HAN.test(prev) && LATIN.test(next)) return LATIN.test(original[i + 2] ?? '');
+  return LATIN.test(prev) && HAN.test(next) && LATIN.test(original[i - 2] ?? '');
 }
 
 /** A joiner between emoji, or inside a script that needs it, is part of the text. */

@@ -86,6 +86,7 @@ const RULES: SafetyRule[] = [
 ];
 const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
 const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
+const DATA_URI = /\bdata:[\w.+-]{1,40}\/[\w.+-]{1,60};base64,$/u;
 const DECODE_WORDS = /decode|base64|b64|atob|解码|解密|译码/iu;
 const MAX_REASONS = 16;
 const NO_FRAMING: Framing = { quoted: [], code: [], reporting: false, explaining: false };
@@ -201,7 +202,8 @@ function* findSignals(norm: Normalized, depth = 0): Generator<Finding> {
   }
   // Base64 that decodes to readable text is read like the text it hides.
   for (const m of norm.text.matchAll(BASE64)) {
-    const decoded = depth === 0 ? readable(m[0]) : null;
+    // A data URI's payload is an image or a file, not a message.
+    const decoded = depth === 0 && !DATA_URI.test(norm.text.slice(0, m.index)) ? readable(m[0]) : null;
     if (decoded === null) continue;
     const hidden = [...findSignals(normalizeForSafety(decoded), depth + 1)];
     const at: [number, number] = [m.index, m.index + m[0].length];
