@@ -8,7 +8,7 @@ import { rule, type SafetyRule } from './safety-rule.js';
 const DEST = String.raw`(?:https?|ftp|sftp):\/\/|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,30}|\b[\w-]{2,63}\.(?:com|net|io|org|cn|cc|top|xyz|ru|me|app|dev|site|info|shop)\b`;
 const SEND_EN = String.raw`\b(?:send|forward|e-?mail|mail|upload|post|publish|push|sync|copy|bcc|cc|export|transfer|share|submit|back up|mirror)\b`;
 const SEND_ZH =
-  '(?:打包)?(?:发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到|填到|填入|填写到|提交到|提交至)';
+  '(?:打包)?(?:发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到|填到|填入|填写到|提交到|提交至|回复给|提供给)';
 const SECRETS_EN = String.raw`(?:credit |debit |corporate )?card numbers?|passwords?|passcodes?|one-time (?:codes?|passwords?)|verification codes?|login codes?|recovery codes?|OTPs?|2FA codes?|PINs?|CVV|IBAN|account numbers?|SSN|social security|passport numbers?|(?:full |the )?(?:list of )?contacts|address book|home address|session cookies?|api keys?|tokens?\b`;
 const SECRETS_ZH =
   '卡号|密码|验证码|口令|身份证号?|银行账号|CVV|PIN|通讯录|联系人|住址|家庭地址|手机号|会话 ?cookie|密钥|令牌|token';
@@ -35,6 +35,8 @@ export const ACTION_RULES: SafetyRule[] = [
 
 // prettier-ignore
 export const SECRECY_RULES: SafetyRule[] = [
+  rule('secrecy', 0.55, String.raw`\bkeep\s+(?:it|this|that)\s+hush(?:-hush)?\b|\bhush[- ]hush\b|\bon the down-?low\b|\bno need to (?:inform|tell|notify) (?:them|the user|him|her)\b|\bthe user (?:doesn't|does not|don't|won't) need to know\b`),
+  rule('secrecy', 0.55, '别声张|不要声张|千万别说|(?:无需|不用|不必)(?:告知|告诉|通知)(?:用户|他|她)?|(?:用户|他|她)不需要知道|(?:悄悄|偷偷)(?:地)?(?:把|将|删|发|转|改)'),
   rule('secrecy', 0.55, String.raw`\bkeep\s+(?:this|it|that|these)\s+between\s+(?:us|ourselves)\b|\bkeep\s+(?:[\w-]+\s+){0,3}?(?:silent|secret|hidden)\b`),
   rule('secrecy', 0.6, String.raw`\b(?:do not|don't|never|without|not)\s+(?:indicat\w*|signal\w*|flag\w*|mention\w*|not(?:e|ing)|say\w*|disclos\w*|reveal\w*)\s+(?:that\s+)?(?:anything|something|it|this|items?|parts?|content)\s+(?:was|were|has been|had been|is)\s+(?:removed|omitted|left out|changed|edited|hidden|deleted|cut|redacted)`),
   rule('secrecy', 0.5, String.raw`\bleave\s+out\s+[^.\n]{0,60}?\b(?:entirely|completely|altogether)\b|\bleave\s+[^.\n]{1,60}?\s+out\s+of\s+(?:the|your)\s+(?:summary|reply|answer|report|minutes)\b`),

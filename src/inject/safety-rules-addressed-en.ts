@@ -46,6 +46,8 @@ export const ADDRESS_EN = [
   String.raw`\b(?:intended|meant|written|addressed)\s+(?:only\s+|solely\s+|specifically\s+)?(?:for|to)\s+(?:the\s+|any\s+|an?\s+)?(?:[\w-]+\s+){0,2}?${READER}\b`,
   String.raw`\bas\s+(?:the|an?|our)\s+(?:[\w-]+\s+)?${READER}\b[^.\n]{0,20}?\byou\b`,
   String.raw`\b(?:have|let|get|ask|tell|instruct)\s+your\s+${QUAL}\s+(?:[\w-]+\s+)?(?:assistants?|agents?|bots?|tools?|helpers?)\b`,
+  // "Humans can skip this part", "(meaningless to humans)", "(applies to AI only)".
+  String.raw`\b(?:humans?|human readers?|people)\s+(?:can|may|should|please)?\s*(?:skip|ignore|disregard)\s+(?:this|the following|below|what follows)|\b(?:meaningless|irrelevant|not meant|not intended|invisible)\s+(?:to|for)\s+humans\b|\b(?:applies|apply|relevant|visible|meant)\s+(?:only\s+)?(?:to|for)\s+(?:AI|LLMs?|models?|assistants?|bots?|machines)(?:\s+only)?\b|\bfor\s+machines\s*:`,
   // A field or a block meant for the model: "ai_instructions": …, >>> assistant_instructions:, BEGIN AGENT DIRECTIVE.
   String.raw`"(?:ai|llm|assistant|agent|model|bot|gpt)[_ -]?(?:instructions?|prompts?|directives?|notes?|messages?|commands?|tasks?)"\s*:|\b(?:ai|llm|assistant|agent|model|bot)[_-](?:instructions?|prompt|directives?|notes?|commands?)\b\s*[:=]`,
   String.raw`\b(?:BEGIN|START|END)\s+(?:OF\s+)?(?:AI|AGENT|ASSISTANT|LLM|MODEL|BOT)\s+(?:DIRECTIVES?|INSTRUCTIONS?|PROMPTS?|ORDERS?|COMMANDS?|MESSAGES?|TASKS?)\b`,
