@@ -13,6 +13,12 @@ const NOUN = alt(
 );
 const NAMES =
   'Copilot|GitHub Copilot|Claude(?: Code)?|ChatGPT|Gemini|Bard|Cursor|Codex|Devin|Siri|Alexa|Cortana|Grok|DeepSeek|Kimi|Perplexity';
+/** A bare "assistant" may be a person: only where nothing qualifies it (not "executive assistants"). */
+const READER_STRICT = alt(
+  String.raw`${QUAL}\s+(?:[\w-]+\s+)?${NOUN}`,
+  String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|bots?|the model|language models?`,
+  NAMES,
+);
 const READER = alt(
   String.raw`${QUAL}\s+(?:[\w-]+\s+)?${NOUN}`,
   String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|the model|language models?`,
@@ -33,9 +39,9 @@ export const ADDRESS_EN = [
   // At a line's start a bare "Assistant:" is a transcript's speaker (a role tag): a participle or a greeting.
   String.raw`\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?${ING}${END}|\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?\s*[,—–!]|\n\s*(?:dear|hey|hi|hello)\s+(?:there\s+)?(?:[\w-]+\s+)?${READER}${END}`,
   // "Note to any AI screening tool:", "IMPORTANT for AI browsing agents:", "P.P.S. language model:".
-  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?(?:P\.?)?S\.?|comment|request|attention|important|urgent|info(?:rmation)?)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other|you)\s+)*(?:[\w-]+\s+){0,2}?(?:${READER}|[a-z]+ing\s+agents?|(?:review|merge|triage|CI|build|deploy|release)\s+agents?)${ING}?\s*[:,!—–-]`,
+  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?(?:P\.?)?S\.?|comment|request|attention|important|urgent|info(?:rmation)?)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other|you)\s+)*(?:assistants?|(?:[\w-]+\s+){0,2}?${READER_STRICT}|[a-z]+ing\s+agents?|(?:review|merge|triage|CI|build|deploy|release)\s+agents?)${ING}?\s*[:,!—–-]`,
   // "MEMO: for the robot clerk - …", "[assistant-only]", "[for AI agents]".
-  String.raw`${EDGE}(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*(?:[\w-]+\s+)?${READER}${ING}?\s*(?:[:—–]|\s-\s)`,
+  String.raw`${EDGE}(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*(?:assistants?|(?:[\w-]+\s+)?${READER_STRICT})${ING}?\s*(?:[:—–]|\s-\s)`,
   String.raw`\[\s*(?:for\s+(?:the\s+)?)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:[\s-]+(?:agents?|assistants?|models?))?[\s-]+(?:only|use only|eyes only)\s*\]|\[\s*for\s+(?:the\s+)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:\s+\w+){0,2}\s*\]`,
   // "whichever AI tool is reading this", "any AI agent accessing this site", "whoever is reading this".
   String.raw`\b(?:whichever|whatever|any|every|each)\s+(?:other\s+)?${READER}\s+(?:(?:that|which|who)\s+)?(?:is\s+|are\s+|happens to be\s+)?${DOING_EN}\b`,
