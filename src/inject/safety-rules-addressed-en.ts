@@ -16,7 +16,7 @@ const NAMES =
 /** A bare "assistant" may be a person: only where nothing qualifies it (not "executive assistants"). */
 const READER_STRICT = alt(
   String.raw`${QUAL}\s+(?:[\w-]+\s+)?${NOUN}`,
-  String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|bots?|the model|language models?`,
+  String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|bots?|the model|models?|language models?`,
   NAMES,
 );
 const READER = alt(

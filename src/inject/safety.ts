@@ -8,6 +8,7 @@ import { sentences, type SafetyRule, type SignalCode } from './safety-rule.js';
 import { decodings } from './safety-decode.js';
 import { ACTION_RULES, SECRECY_RULES } from './safety-rules-actions.js';
 import { ADDRESSED_RULES } from './safety-rules-addressed.js';
+import { OUTPUT_RULES } from './safety-rules-output.js';
 import { CODE_RULES } from './safety-rules-code.js';
 import { EN_HIGH_RISK, EN_RULES } from './safety-rules-en.js';
 import { SYNTAX_RULES } from './safety-rules-syntax.js';
@@ -83,6 +84,7 @@ const RULES: SafetyRule[] = [
   ...MODEL_RULES,
   ...ACTION_RULES,
   ...SECRECY_RULES,
+  ...OUTPUT_RULES,
 ];
 const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
 const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
