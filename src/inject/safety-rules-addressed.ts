@@ -12,26 +12,26 @@ const CODE: SignalCode = 'addressee';
 
 /** The reader named: `weight` alone, `ordered` when a request follows; its span runs to the request. */
 function addressed(sources: string[], asks: RegExp, weight: number, ordered: number): SafetyRule[] {
-  const patterns = sources.map((s) => new RegExp(s, 'giu'));
-  const spans = (text: string, wantOrder: boolean): [number, number][] => {
-    const out: [number, number][] = [];
-    for (const p of patterns) {
-      for (const m of text.matchAll(p)) {
-        const start = m.index + (m[0].length - m[0].trimStart().length);
-        const end = m.index + m[0].length;
-        if (!wantOrder) {
-          out.push([start, end]);
-          continue;
-        }
-        const ask = asks.exec(text.slice(end, end + WINDOW));
-        if (ask) out.push([start, end + ask.index + ask[0].length]);
-      }
+  const pattern = new RegExp(sources.join('|'), 'giu');
+  // Both rules read the same matches of the same text, one after the other: they are found once.
+  let last: { text: string; named: [number, number][]; asked: [number, number][] } | null = null;
+  const spans = (text: string): NonNullable<typeof last> => {
+    if (last?.text === text) return last;
+    const named: [number, number][] = [];
+    const asked: [number, number][] = [];
+    for (const m of text.matchAll(pattern)) {
+      const start = m.index + (m[0].length - m[0].trimStart().length);
+      const end = m.index + m[0].length;
+      named.push([start, end]);
+      const ask = asks.exec(text.slice(end, end + WINDOW));
+      if (ask) asked.push([start, end + ask.index + ask[0].length]);
     }
-    return out;
+    last = { text, named, asked };
+    return last;
   };
   return [
-    { code: CODE, weight, find: (text) => spans(text, false) },
-    { code: CODE, weight: ordered, find: (text) => spans(text, true) },
+    { code: CODE, weight, find: (text) => spans(text).named },
+    { code: CODE, weight: ordered, find: (text) => spans(text).asked },
   ];
 }
 
