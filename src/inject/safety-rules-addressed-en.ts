@@ -4,12 +4,18 @@ import { alt } from './safety-rule.js';
 /** What is said of a tool that reads for a user; "agent" or "assistant" alone may be a person. */
 const QUAL = alt(
   'AI|LLM|LLM-based|AI-based|AI-powered|automated|autonomous|robotic|coding|scheduling|screening|e-?mail|inbox',
-  'browser|browsing|shopping|research|language|virtual|digital|smart|document|triage|bookkeeping',
+  'browser|browsing|shopping|language|virtual|digital|smart|document|triage|bookkeeping',
 );
 const NOUN = alt(
   'assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|scrapers?|parsers?',
   'indexers?|summari[sz]ers?|reviewers?|helpers?|clerks?|secretar(?:y|ies)|scribes?|note-?takers?|recorders?',
   'transcribers?|schedulers?|sorters?|handlers?|processors?|copilots?|writers?|generators?|engines?|overviews?',
+);
+/** Plural: a line opening "Automated scheduling tools:" speaks to a kind of reader; a speaker is one. */
+const NOUN_PL = alt(
+  'assistants|agents|tools|readers|systems|bots|models|programs|screeners|crawlers|scrapers|parsers|indexers',
+  'summari[sz]ers|reviewers|helpers|clerks|secretaries|scribes|note-?takers|recorders|transcribers|schedulers',
+  'sorters|handlers|processors|copilots|writers|generators|engines',
 );
 const NAMES =
   'Copilot|GitHub Copilot|Claude(?: Code)?|ChatGPT|Gemini|Bard|Cursor|Codex|Devin|Siri|Alexa|Cortana|Grok|DeepSeek|Kimi|Perplexity';
@@ -28,7 +34,7 @@ export const DOING_EN = String.raw`(?:read(?:s|ing)|handl(?:es|ing)|process(?:es
 /** Any participle: "chatbot quoting these prices:" (only where a colon or a dash ends the vocative). */
 const ING = String.raw`(?:\s+(?:${DOING_EN}|[a-z]{3,}ing)(?:\s+[\w./'’-]+){0,3})`;
 /** Where an inline vocative may start: a field, a bracket, a sentence or a tag's content (not a line). */
-const EDGE = String.raw`(?:^|[“"'(（>\]:：.!?—–*])\s*`;
+const EDGE = String.raw`(?:^|[“"'(（>\]:：.!?—–*])[ \t]*`;
 const GREET = String.raw`(?:(?:dear|hey|hi|hello|attention|all|any|every|each|other|there)\s+)*`;
 const END = String.raw`\s*(?:[:,—–!]|\s-\s)`;
 
@@ -38,6 +44,7 @@ export const ADDRESS_EN = [
   String.raw`${EDGE}(?:\*\*)?${GREET}${READER}(?:\*\*)?${ING}?${END}`,
   // At a line's start a bare "Assistant:" is a transcript's speaker (a role tag): a participle or a greeting.
   String.raw`\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?${ING}${END}|\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?\s*[,—–!]|\n\s*(?:dear|hey|hi|hello)\s+(?:there\s+)?(?:[\w-]+\s+)?${READER}${END}`,
+  String.raw`\n\s*(?:\*\*)?${GREET}${QUAL}\s+(?:[\w-]+\s+)?${NOUN_PL}\s*[:—–]`,
   // "Note to any AI screening tool:", "IMPORTANT for AI browsing agents:", "P.P.S. language model:".
   String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?(?:P\.?)?S\.?|comment|request|attention|important|urgent|info(?:rmation)?)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other|you)\s+)*(?:assistants?|(?:[\w-]+\s+){0,2}?${READER_STRICT}|[a-z]+ing\s+agents?|(?:review|merge|triage|CI|build|deploy|release)\s+agents?)${ING}?\s*[:,!—–-]`,
   // "MEMO: for the robot clerk - …", "[assistant-only]", "[for AI agents]".
@@ -45,7 +52,9 @@ export const ADDRESS_EN = [
   String.raw`\[\s*(?:for\s+(?:the\s+)?)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:[\s-]+(?:agents?|assistants?|models?))?[\s-]+(?:only|use only|eyes only)\s*\]|\[\s*for\s+(?:the\s+)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:\s+\w+){0,2}\s*\]`,
   // "whichever AI tool is reading this", "any AI agent accessing this site", "whoever is reading this".
   String.raw`\b(?:whichever|whatever|any|every|each)\s+(?:other\s+)?${READER}\s+(?:(?:that|which|who)\s+)?(?:is\s+|are\s+|happens to be\s+)?${DOING_EN}\b`,
-  String.raw`\b(?:whoever|whatever|anyone|anything)\s+(?:that\s+)?(?:is\s+)?${DOING_EN}\s*(?:this|these|the|my|our|:)`,
+  String.raw`\b(?:whoever|whatever|anyone|anything)\s+(?:that\s+)?(?:is\s+)?${DOING_EN}\s*(?:this|these|the|my|our|:)|\b(?:for|to)\s+(?:whoever|whatever|anyone)\s+(?:that\s+)?(?:is\s+)?${DOING_EN}(?:\s+[\w'-]+){0,2}\s*[:,]`,
+  // "Have the assistant pay the attached invoice": an errand for the assistant that moves money or data.
+  String.raw`\b(?:have|let|get|ask|tell)\s+(?:the|your)\s+(?:AI\s+)?(?:assistant|agent|bot)\s+(?:to\s+)?(?:pay|send|forward|approve|transfer|wire|delete|share|export|release)\b`,
   // "If an AI scheduling assistant is handling this invite".
   String.raw`\b(?:if|when|while|in case)\s+(?:you\s+are\s+|you're\s+)?(?:an?|the|any|some)\s+(?:[\w-]+\s+)?${READER}\s+(?:is\s+|are\s+)?(?:[\w-]+\s+)?${DOING_EN}\b`,
   // "intended for the AI system managing this mailbox", "As the AI triage agent you…", "have your AI agent…".

@@ -13,10 +13,12 @@ const STEER_EN = [
   String.raw`\b(?:in|into|within)\s+your\s+${OUTPUT_EN}\b`,
   String.raw`\bwhen\s+you\s+(?:present|summari[sz]e|describe|list|show|report|answer|reply|respond|rank|recommend|mention|write up|quote)\b`,
   String.raw`\bthe\s+${OUTPUT_EN}\s+you\s+(?:produce|write|generate|give|create|send|prepare)\b`,
+  String.raw`\bwhen\s+you\s+(?:read|see|process|parse|find)\s+this\b`,
 ];
 const STEER_ZH = [
   `你(?:(?:对|给|为)[^，。！？\\n]{0,10}?)?的${OUTPUT_ZH}(?:里|中)`,
   '(?:展示|呈现|总结|介绍|列出|回答|回复|推荐|描述)(?:这些|本|此|该)?(?:结果|内容|信息|问题|页面|文章)?时[，,]',
+  '(?:读到|看到|处理到|读取到)(?:这条|这里|本条|这段|此处|本段)(?:消息|内容)?时',
 ];
 
 /** The output named: 0.35 alone, 0.6 when a request follows within the sentence. */
