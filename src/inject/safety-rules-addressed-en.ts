@@ -46,7 +46,7 @@ export const ADDRESS_EN = [
   String.raw`\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?${ING}${END}|\n\s*(?:\*\*)?${GREET}${READER}(?:\*\*)?\s*[,—–!]|\n\s*(?:dear|hey|hi|hello)\s+(?:there\s+)?(?:[\w-]+\s+)?${READER}${END}`,
   String.raw`\n\s*(?:\*\*)?${GREET}${QUAL}\s+(?:[\w-]+\s+)?${NOUN_PL}\s*[:—–]`,
   // "Note to any AI screening tool:", "IMPORTANT for AI browsing agents:", "P.P.S. language model:".
-  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?(?:P\.?)?S\.?|comment|request|attention|important|urgent|info(?:rmation)?)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other|you)\s+)*(?:assistants?|(?:[\w-]+\s+){0,2}?${READER_STRICT}|[a-z]+ing\s+agents?|(?:review|merge|triage|CI|build|deploy|release)\s+agents?)${ING}?\s*[:,!—–-]`,
+  String.raw`\b(?:note|message|memo|reminder|notice|instructions?|P\.?(?:P\.?)?S\.?|comment|request|attention|important|urgent|info(?:rmation)?)\s+(?:for|to)\s+(?:(?:all|any|every|each|the|other|you)\s+)*(?:(?:[a-z]+ing\s+)?assistants?|(?:[\w-]+\s+){0,2}?${READER_STRICT}|[a-z]+ing\s+agents?|(?:review|merge|triage|CI|build|deploy|release)\s+agents?)${ING}?\s*[:,!—–-]`,
   // "MEMO: for the robot clerk - …", "[assistant-only]", "[for AI agents]".
   String.raw`${EDGE}(?:for|to)\s+(?:(?:all|any|every|each|the|other)\s+)*(?:assistants?|(?:[\w-]+\s+)?${READER_STRICT})${ING}?\s*(?:[:—–]|\s-\s)`,
   String.raw`\[\s*(?:for\s+(?:the\s+)?)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:[\s-]+(?:agents?|assistants?|models?))?[\s-]+(?:only|use only|eyes only)\s*\]|\[\s*for\s+(?:the\s+)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:\s+\w+){0,2}\s*\]`,
