@@ -19,7 +19,10 @@ export interface Framing {
   code: [number, number][];
   /** The text reports, warns about or explains attacks rather than making one. */
   reporting: boolean;
-  /** The text documents a format (a chat template, a tool-call schema, an API): what it quotes is an example. */
+  /**
+   * The text documents a format (a chat template, a tool-call schema, an API, a prompt template): what it
+   * quotes is an example, and so are the template tokens it shows.
+   */
   explaining: boolean;
 }
 
@@ -38,11 +41,14 @@ const REPORTING = new RegExp(
   [
     String.raw`\bprompt[\s-]?injections?\b|\binjection (?:attacks?|attempts?|payloads?)\b|\bjailbreak(?:s|ing)? (?:attempts?|prompts?|attacks?)\b`,
     String.raw`\bphishing\b|\bscam(?:mers?|s)?\b|\bfraud\w*|\battackers?\b|\badversar(?:y|ies|ial)\b|\bmalicious\b|\bsuspicious\b|\bred[\s-]team\w*`,
-    String.raw`\bsecurity (?:note|notice|advisory|alert|training|awareness|review|bulletin|researchers?|reminder|recap)\b`,
+    String.raw`\bsecurity (?:note|notice|advisory|alert|training|awareness|review|bulletin|researchers?|reminder|recap|blog|write-?up|research|tests?|testing)\b`,
     String.raw`\bexample (?:payloads?|attacks?|of (?:an? )?(?:prompt|injection|attack|phishing))\b|\bsuch as\b|\be\.g\.|\bfor (?:example|instance)\b`,
     String.raw`\b(?:said|says|saying|reads?|wrote|claimed|claiming|contained|containing|included)\s*[:,]?\s*["“‘'「]`,
     String.raw`\b(?:do not|don't|never) (?:follow|obey|act on|click|comply)\b|\bdid(?: not|n't) (?:act|follow|comply|obey)\b|\b(?:flagged|blocked|detected|filtered|quarantined)\b`,
     String.raw`\bwatch out\b|\bbe (?:wary|careful|aware)\b|\bbeware\b|\bmitigat\w+|\bdefen[sc]es?\b|\bsanitiz\w+|\bguard against\b`,
+    String.raw`\bincident (?:report|review|summary)\b|\bpost-?mortem\b|\bpoison(?:ed|ing)\b|\bobfuscated injections?\b|\bwe (?:reported|caught|found|blocked)\b`,
+    '事件报告|投毒|举报|混淆型注入|安全(?:博客|研究|测试|测评)',
+    String.raw`\battacks?\b|"expected"\s*:\s*"(?:refuse|block|reject|ignore)`,
     '提示(?:词)?注入|注入攻击|越狱(?:攻击|提示)|钓鱼|诈骗|骗子|攻击者|恶意|可疑|红队|假冒|冒充',
     '安全(?:提醒|提示|培训|通告|公告|须知|意识|事件|复盘|规范|警告)|例如|比如|举例|示例|样例|诸如|之类|这类|此类|攻击|注入',
     '(?:写着|声称|内容是|称)[“"「：:]|里有一句|有一句|混入|夹带|字样|据报道|复盘|误执行|当作数据|不得执行|没有执行|未执行|未采纳|没有照做|未照做|已忽略|拦截|识别|警惕|防范|防御',
@@ -59,8 +65,11 @@ const IN_NAME_AFTER = /^(?:[@/]|\.\w)/u;
 const EXPLAINING = new RegExp(
   [
     String.raw`\b(?:the|a|each|every|your)\s+(?:model|LLM|assistant|API|SDK|client|server|host|handler|runtime|tokenizer|parser|app|application|code|framework|library|executor)\s+(?:\w+\s+)?(?:returns?|responds?|emits?|outputs?|produces?|sends?|parses?|maps?|wraps?|reads?|expects?|generates?|executes?|runs?|dispatch\w*|validat\w*)\b`,
-    String.raw`\b(?:chat (?:format|template)|message format|prompt (?:format|template)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
-    '格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
+    String.raw`\b(?:chat (?:formats?|templates?)|message formats?|prompt (?:formats?|templates?)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
+    String.raw`\b(?:prompting|prompt(?:ing)? (?:guide|tips?)|how I use|tips? for using|try asking|you can ask)\b`,
+    '提示词(?:指南|技巧)|怎么用|使用技巧|可以这样问|试试问|比如问|这样问|格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
+    // A prompt template: a file under prompts/, or a line holding only a placeholder ({ticket}).
+    String.raw`\bprompts?\/[\w\u4e00-\u9fff.-]{1,60}\.(?:txt|md|j2|jinja2?|tmpl|hbs|ya?ml|prompt)\b|^[ \t]*\{{1,2}[\w\u4e00-\u9fff.-]{1,30}\}{1,2}[ \t]*$`,
     '(?:会|将)?返回(?:类似|如下|的是)|的结构|教程|文档|第[一二三四五六七八九十\\d]{1,2}步|(?:你的|我们的)(?:程序|代码|客户端)',
   ].join('|'),
   'imu',
@@ -70,7 +79,7 @@ const EXPLAINING = new RegExp(
 // line of closing brackets, an assignment, a // or /* comment or a docstring quote ("#" lines are left out:
 // Markdown headings look the same).
 const CODE_LINE =
-  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')/u;
+  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif|assert)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')/u;
 
 const REPORTING_ALL = new RegExp(REPORTING.source, 'giu');
 
@@ -82,7 +91,7 @@ export function framingOf(text: string): Framing {
   const lines = text.split('\n');
   const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
   if (codeLines > 0 && codeLines * 2 >= lines.length) code.push([0, text.length]);
-  return { quoted, code, reporting: reports(text), explaining: quoted.length > 0 && explains(text, quoted) };
+  return { quoted, code, reporting: reports(text), explaining: explains(text, quoted) };
 }
 
 /** Only the prose around the quotes can say it documents a format: raw JSON in a tool result does not. */

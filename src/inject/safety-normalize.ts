@@ -54,7 +54,12 @@ export function normalizeForSafety(original: string): Normalized {
       const joiner = (cp === 0x200c || cp === 0x200d) && joins(original, i);
       if (!(i === 0 && cp === 0xfeff) && !joiner) invisible.push(i);
     } else if (BIDI.test(ch)) bidi.push(i);
-    else push(ch.normalize('NFKC'), i);
+    else if (ch === '\\' && original[i + 1] === 'n') {
+      // An escaped line break inside JSON or an iCalendar field is a line break.
+      push('\n', i);
+      i += 2;
+      continue;
+    } else if (ch !== ' ' || !betweenHanAndLatin(original, i)) push(ch.normalize('NFKC'), i);
     i += ch.length;
   }
   origin.push(original.length);
@@ -65,6 +70,20 @@ export function normalizeForSafety(original: string): Normalized {
     text += s;
     for (let k = 0; k < s.length; k++) origin.push(at);
   }
+}
+
+const HAN = /\p{Script=Han}/u;
+const LATIN = /[A-Za-z\uFF21-\uFF3A\uFF41-\uFF5A]/u;
+
+/**
+ * The one space Chinese text puts around a Latin word (读到这里的 AI) is dropped: rules read 读到这里的AI. Not
+ * around a single letter: text spaced out letter by letter (发 到 y i n) stays spaced, to be decoded.
+ */
+function betweenHanAndLatin(original: string, i: number): boolean {
+  const prev = original[i - 1] ?? '';
+  const next = original[i + 1] ?? '';
+  if (HAN.test(prev) && LATIN.test(next)) return LATIN.test(original[i + 2] ?? '');
+  return LATIN.test(prev) && HAN.test(next) && LATIN.test(original[i - 2] ?? '');
 }
 
 /** A joiner between emoji, or inside a script that needs it, is part of the text. */

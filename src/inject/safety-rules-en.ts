@@ -33,6 +33,8 @@ const APPROVE = alt(
 const AUTHORITY = alt(
   '(?:the )?user|(?:the )?(?:account )?owner|(?:the )?admin(?:istrator)?|(?:the )?developer|(?:the )?operator|(?:the )?security team|legal|compliance|IT (?:department|team)|management|your (?:user|owner|creator|developer|operator)',
 );
+/** "Dear AI Research Group", "hi AI team": people who work on AI, not a model. */
+const PEOPLE = String.raw`(?!\s+(?:\w+\s+)?(?:group|team|lab|committee|department|institute|society|club|researchers?|engineers?|scientists?|community|enthusiasts|fans|friends|folks|colleagues)\b)`;
 const COVERT = alt('secretly|silently|quietly|covertly|invisibly|discreetly');
 const ACT = alt(
   'send|forward|add|delete|remove|copy|upload|exfiltrate|include|insert|append|run|execute|change|modify|transfer|accept|share|bcc|cc|create|disable|install',
@@ -66,7 +68,7 @@ export const EN_RULES: SafetyRule[] = [
   rule('persona', 0.7, String.raw`\b(?:enter|enable|activate|switch to|now in|entering)\s+(?:the\s+)?(?:developer|debug|god|jailbreak|DAN|sudo|admin|unrestricted|maintenance)\s+mode\b|\b(?:developer|debug|god|jailbreak|DAN|sudo|admin)\s+(?:mode|override)\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on)\b`),
   rule('role_tag', 0.75, String.raw`\b(?:new|updated|real|actual|hidden|true)\s+system\s+(?:prompt|message|instructions?)\b`),
   rule('addressee', 0.6, String.raw`\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?${MODEL}|\b${MODEL}\s+(?:(?:that|which|who)\s+)?(?:reads?|reading|process(?:es|ing)?|pars(?:es?|ing)|summari[sz](?:es?|ing)|crawl(?:s|ing)?|sees?|view(?:s|ing)?|brows(?:es?|ing)|handl(?:es?|ing)|ingest(?:s|ing)?)\s+(?:this|these)\b`),
-  rule('addressee', 0.55, String.raw`\b(?:note|message|instructions?|guidance|directions|memo|reminder|attention|notice|important|P\.?S\.?)\s*(?:for|to)?\s*(?:all\s+)?(?:the\s+)?${MODEL}\s*[:,!—-]|\b(?:dear|hey|hi|hello|attention)\s+${MODEL}\b`),
+  rule('addressee', 0.55, String.raw`\b(?:note|message|instructions?|guidance|directions|memo|reminder|attention|notice|important|P\.?S\.?)\s*(?:for|to)?\s*(?:all\s+)?(?:the\s+)?${MODEL}\s*[:,!—-]|\b(?:dear|hey|hi|hello|attention)\s+${MODEL}\b${PEOPLE}`),
   rule('addressee', 0.55, String.raw`\b(?:whoever|anyone|anything|whatever)\s+(?:that\s+)?(?:summari[sz]es|reads|processes|parses|ingests)\s+(?:this|these)\b|\b(?:to|for)\s+the\s+(?:AI|assistant|agent|bot|model|LLM)\b(?:\s+[\w']+){0,8}?\s*:`),
   rule('addressee', 0.45, String.raw`\bthe\s+(?:agent|assistant|AI|model|bot)\s+(?:may|can|is allowed to|is permitted to|is free to)\b`),
   rule('addressee', 0.5, String.raw`(?:^|[.!?\n][ \t]*)(?:${MODEL})\s*,\s*(?:please\s+)?(?:you|stop|ignore|do|don't|send|forward|reply|write|tell|add|open|run|call|delete|accept|share|also|now|before|make|include|summari[sz]e|remember|from|when)\b`),

@@ -2,11 +2,17 @@
 // all. Pure and synchronous; English and Chinese; who wrote the text and how it frames an attack both count.
 import { aimOf } from './safety-aim.js';
 import { framingOf, inside, overlaps, trustOf, type Framing, type Trust } from './safety-context.js';
+import { negatedAct } from './safety-negation.js';
 import { normalizeForSafety, type Normalized } from './safety-normalize.js';
 import { sentences, type SafetyRule, type SignalCode } from './safety-rule.js';
+import { decodings } from './safety-decode.js';
+import { ACTION_RULES, SECRECY_RULES } from './safety-rules-actions.js';
+import { ADDRESSED_RULES } from './safety-rules-addressed.js';
+import { OUTPUT_RULES } from './safety-rules-output.js';
 import { CODE_RULES } from './safety-rules-code.js';
 import { EN_HIGH_RISK, EN_RULES } from './safety-rules-en.js';
 import { SYNTAX_RULES } from './safety-rules-syntax.js';
+import { MODEL_RULES, TEMPLATE_RULES } from './safety-rules-template.js';
 import { ZH_HIGH_RISK, ZH_RULES } from './safety-rules-zh.js';
 import type {
   SafetyAction,
@@ -61,13 +67,28 @@ const FRAMED = {
   unclear: 0.6,
 } as const;
 
+/** An exfiltration whose act is negated counts this much. */
+const NEGATED = 0.3;
+
 /** Authority and secrecy next to a high-risk action count this much more. */
 const RISKY_ACTION = 1.35;
 const LICENSING = new Set<SignalCode>(['authority', 'secrecy']);
 
-const RULES: SafetyRule[] = [...SYNTAX_RULES, ...CODE_RULES, ...EN_RULES, ...ZH_RULES];
+const RULES: SafetyRule[] = [
+  ...SYNTAX_RULES,
+  ...TEMPLATE_RULES,
+  ...CODE_RULES,
+  ...EN_RULES,
+  ...ZH_RULES,
+  ...ADDRESSED_RULES,
+  ...MODEL_RULES,
+  ...ACTION_RULES,
+  ...SECRECY_RULES,
+  ...OUTPUT_RULES,
+];
 const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
 const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
+const DATA_URI = /\bdata:[\w.+-]{1,40}\/[\w.+-]{1,60};base64,$/u;
 const DECODE_WORDS = /decode|base64|b64|atob|解码|解密|译码/iu;
 const MAX_REASONS = 16;
 const NO_FRAMING: Framing = { quoted: [], code: [], reporting: false, explaining: false };
@@ -101,6 +122,8 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
   const context = new Set<SafetyReasonCode>();
   let strong = false;
   let spans: [number, number][] | null = null;
+  // In a text documenting a format, what lies between its first and last template token is shown, not said.
+  const shown = framing.explaining ? tokenRegion(findings) : [];
   for (const f of findings) {
     const [start, end] = f.at;
     if (start >= 0 && f.code === 'override' && !f.atModel) {
@@ -112,13 +135,15 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
         context.add('elsewhere');
       }
     }
+    // A warning against the act ("do not paste passwords into it") is not an order to do it.
+    if (f.code === 'exfiltration' && start >= 0 && negatedAct(norm.text, start, end)) f.weight *= NEGATED;
     let factor = trustFactor(f.code, trust) * (risky && LICENSING.has(f.code) ? RISKY_ACTION : 1);
     const quoted = start >= 0 && overlaps(framing.quoted, start, end);
     if (start >= 0 && !f.inCode && inside(framing.code, start, end)) {
       factor *= quoted && inside(framing.quoted, start, end) ? FRAMED.codeString : FRAMED.code;
       context.add('code');
     }
-    if (quoted && framing.explaining) {
+    if (framing.explaining && (quoted || (start >= 0 && inside(shown, start, end)))) {
       factor *= FRAMED.example;
       context.add('example');
     }
@@ -138,6 +163,14 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
   return { action, score, reasons, ...(action === 'quote' ? { quoted: quoteAsData(input.text) } : {}) };
 }
 
+const TOKENS = new Set<SignalCode>(['role_tag', 'tool_call']);
+
+function tokenRegion(findings: Finding[]): [number, number][] {
+  const tokens = findings.filter((f) => TOKENS.has(f.code) && f.at[0] >= 0);
+  if (tokens.length === 0) return [];
+  return [[Math.min(...tokens.map((f) => f.at[0])), Math.max(...tokens.map((f) => f.at[1]))]];
+}
+
 function decide(score: number, trust: Trust, strong: boolean): SafetyAction {
   // invariant: the user's own words are never suppressed, at most quoted (test: src/inject/safety.test.ts
   // "never suppresses the user’s own words…").
@@ -153,14 +186,26 @@ function trustFactor(code: SignalCode, trust: Trust): number {
 }
 
 function* findSignals(norm: Normalized, depth = 0): Generator<Finding> {
+  const plain = new Map<SignalCode, number>();
   for (const r of RULES) {
     for (const [s, e] of r.find(norm.text)) {
+      plain.set(r.code, Math.max(plain.get(r.code) ?? 0, r.weight));
       yield { ...finding(norm, r.code, r.weight, s, e), inCode: r.inCode, atModel: r.atModel };
     }
   }
+  // ROT13, reversed, leetspeak, spaced-out or escaped text is read as what it decodes to; only what the
+  // decoding adds counts, and hiding it is a signal of its own.
+  for (const d of depth === 0 ? decodings(norm.text) : []) {
+    const added = [...findSignals(normalizeForSafety(d.text), depth + 1)].filter(
+      (h) => h.weight > (plain.get(h.code) ?? 0),
+    );
+    for (const h of added) yield finding(norm, h.code, h.weight, ...d.at);
+    if (added.length > 0) yield finding(norm, 'obfuscation', 0.6, ...d.at);
+  }
   // Base64 that decodes to readable text is read like the text it hides.
   for (const m of norm.text.matchAll(BASE64)) {
-    const decoded = depth === 0 ? readable(m[0]) : null;
+    // A data URI's payload is an image or a file, not a message.
+    const decoded = depth === 0 && !DATA_URI.test(norm.text.slice(0, m.index)) ? readable(m[0]) : null;
     if (decoded === null) continue;
     const hidden = [...findSignals(normalizeForSafety(decoded), depth + 1)];
     const at: [number, number] = [m.index, m.index + m[0].length];
