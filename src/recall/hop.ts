@@ -11,7 +11,7 @@ import {
   type DocFilters,
 } from '../search/search.js';
 import type { Queryable } from '../storage/driver.js';
-import { isStopWord, queryTerms } from '../text/tokenize.js';
+import { isStopWord, queryTerms, tokenize } from '../text/tokenize.js';
 import { maskChineseFunctionWords } from './query-zh.js';
 
 /** The two parts of a question that describes its subject by a relative clause. */
@@ -51,11 +51,13 @@ const HAN = /\p{sc=Han}/u;
 
 /** The words of a text that are index terms of their own: segmenter words, never the bigrams between them. */
 function wordsOf(text: string): string[] {
+  // The text tokenized once: a word is a bridge only as the index term the text holds.
+  const held = new Set(tokenize(text));
   const out = new Set<string>();
   for (const { segment, isWordLike } of SEGMENTER.segment(text.normalize('NFKC').toLowerCase())) {
     if (!isWordLike || segment.length < 2) continue;
     if (HAN.test(segment) ? segment.length > 6 : !/^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u.test(segment)) continue;
-    if (queryTerms(segment).includes(segment)) out.add(segment);
+    if (held.has(segment)) out.add(segment);
   }
   return [...out];
 }
