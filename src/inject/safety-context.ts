@@ -45,6 +45,7 @@ const REPORTING = new RegExp(
     String.raw`\bexample (?:payloads?|attacks?|of (?:an? )?(?:prompt|injection|attack|phishing))\b|\bsuch as\b|\be\.g\.|\bfor (?:example|instance)\b`,
     String.raw`\b(?:said|says|saying|reads?|wrote|claimed|claiming|contained|containing|included)\s*[:,]?\s*["“‘'「]`,
     String.raw`\b(?:do not|don't|never) (?:follow|obey|act on|click|comply)\b|\bdid(?: not|n't) (?:act|follow|comply|obey)\b|\b(?:flagged|blocked|detected|filtered|quarantined)\b`,
+    String.raw`\b(?:lines?|phrases?|sentences?|text|strings?|messages?|notes?|instructions?|prompts?|comments?|wording)\s+(?:like|such as)\s*[:,]?\s*["“‘'「]|\bfor human review\b|\bflags?\s+(?:such|these|those|them|it)\b`,
     String.raw`\bwatch out\b|\bbe (?:wary|careful|aware)\b|\bbeware\b|\bmitigat\w+|\bdefen[sc]es?\b|\bsanitiz\w+|\bguard against\b`,
     String.raw`\bincident (?:report|review|summary)\b|\bpost-?mortem\b|\bpoison(?:ed|ing)\b|\bobfuscated injections?\b|\bwe (?:reported|caught|found|blocked)\b`,
     '事件报告|投毒|举报|混淆型注入|安全(?:博客|研究|测试|测评)',
@@ -68,6 +69,8 @@ const EXPLAINING = new RegExp(
     String.raw`\b(?:chat (?:formats?|templates?)|message formats?|prompt (?:formats?|templates?)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
     String.raw`\b(?:prompting|prompt(?:ing)? (?:guide|tips?)|how I use|tips? for using|try asking|you can ask)\b`,
     '提示词(?:指南|技巧)|怎么用|使用技巧|可以这样问|试试问|比如问|这样问|格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
+    // A chat template's own syntax: {% for m in messages %}, {{ m.role }}, {{ message.content }}.
+    String.raw`\{%-?\s*(?:for|if)\s|\{\{-?\s*[\w.]*(?:role|content|messages?)[\w.]*\s*-?\}\}`,
     // A prompt template: a file under prompts/, or a line holding only a placeholder ({ticket}).
     String.raw`\bprompts?\/[\w\u4e00-\u9fff.-]{1,60}\.(?:txt|md|j2|jinja2?|tmpl|hbs|ya?ml|prompt)\b|^[ \t]*\{{1,2}[\w\u4e00-\u9fff.-]{1,30}\}{1,2}[ \t]*$`,
     '(?:会|将)?返回(?:类似|如下|的是)|的结构|教程|文档|第[一二三四五六七八九十\\d]{1,2}步|(?:你的|我们的)(?:程序|代码|客户端)',

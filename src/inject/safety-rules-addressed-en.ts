@@ -5,6 +5,7 @@ import { alt } from './safety-rule.js';
 const QUAL = alt(
   'AI|LLM|LLM-based|AI-based|AI-powered|automated|autonomous|robotic|coding|scheduling|screening|e-?mail|inbox',
   'browser|browsing|shopping|language|virtual|digital|smart|document|triage|bookkeeping',
+  'artificial intelligence|AI-driven|machine',
 );
 const NOUN = alt(
   'assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|scrapers?|parsers?',
@@ -25,12 +26,18 @@ const READER_STRICT = alt(
   String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|bots?|the model|models?|language models?`,
   NAMES,
 );
+/** A reader that is told what to do in the third person: never a bare "model" or "assistant" (people's words too). */
+const READER_MODAL = alt(
+  String.raw`${QUAL}\s+(?:[\w-]+\s+)?${NOUN}`,
+  String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|language models?`,
+  NAMES,
+);
 const READER = alt(
   String.raw`${QUAL}\s+(?:[\w-]+\s+)?${NOUN}`,
   String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|the model|language models?`,
   NAMES,
 );
-export const DOING_EN = String.raw`(?:read(?:s|ing)|handl(?:es|ing)|process(?:es|ing)|summari[sz](?:es|ing)|screen(?:s|ing)|access(?:es|ing)|pars(?:es|ing)|view(?:s|ing)|brows(?:es|ing)|crawl(?:s|ing)|scrap(?:es|ing)|works? on|working on|operat(?:es|ing) on|act(?:s|ing) on|review(?:s|ing)|index(?:es|ing)|ingest(?:s|ing)|answer(?:s|ing)|modif(?:ies|ying)|edit(?:s|ing)|triag(?:es|ing)|sees|seeing|scan(?:s|ning)|manag(?:es|ing)|sort(?:s|ing))`;
+export const DOING_EN = String.raw`(?:help(?:s|ing)|assist(?:s|ing)|read(?:s|ing)|handl(?:es|ing)|process(?:es|ing)|summari[sz](?:es|ing)|screen(?:s|ing)|access(?:es|ing)|pars(?:es|ing)|view(?:s|ing)|brows(?:es|ing)|crawl(?:s|ing)|scrap(?:es|ing)|works? on|working on|operat(?:es|ing) on|act(?:s|ing) on|review(?:s|ing)|index(?:es|ing)|ingest(?:s|ing)|answer(?:s|ing)|modif(?:ies|ying)|edit(?:s|ing)|triag(?:es|ing)|sees|seeing|scan(?:s|ning)|manag(?:es|ing)|sort(?:s|ing))`;
 /** Any participle: "chatbot quoting these prices:" (only where a colon or a dash ends the vocative). */
 const ING = String.raw`(?:\s+(?:${DOING_EN}|[a-z]{3,}ing)(?:\s+[\w./'’-]+){0,3})`;
 /** Where an inline vocative may start: a field, a bracket, a sentence or a tag's content (not a line). */
@@ -69,12 +76,17 @@ export const ADDRESS_EN = [
   // A to-do for the model in code: "# TODO(ai): …", "// FIXME(copilot): …".
   String.raw`\b(?:TODO|FIXME|NOTE|HACK|XXX)\s*\(\s*(?:ai|llm|copilot|assistant|agent|claude|cursor|codex|gpt|bot)\s*\)\s*[:：]?`,
   // A label for the model: "Assistant instruction:", "Bot reminder:", "System directive (hidden):".
-  String.raw`${EDGE}(?:(?:assistant|AI|model|bot|agent|LLM)\s+(?:notes?|instructions?|directives?|reminders?|memos?|tasks?|commands?|orders?)|system\s+(?:instructions?|directives?|prompts?|overrides?|notes?))\b(?:\s*\([^)\n]{0,30}\))?\s*[:：—-]`,
+  String.raw`${EDGE}(?:(?:assistant|AI|model|bot|LLM)\s+(?:notes?|instructions?|directives?|reminders?|memos?|tasks?|commands?|orders?)|system\s+(?:instructions?|directives?|prompts?|overrides?|notes?))\b(?:\s*\([^)\n]{0,30}\))?\s*[:：—-]`,
   // "and for the bot taking notes, …", "to any agent scraping this thread …,", "(including automated assistants)".
   String.raw`\b(?:for|to)\s+(?:the|any|all|every|each)\s+(?:[\w-]+\s+)?(?:${READER}${ING}|agents?\s+${DOING_EN}(?:\s+[\w./'’-]+){0,8})\s*[,:—–]`,
   String.raw`\((?:including|incl\.?|and|also|or)\s+(?:any\s+|all\s+)?${READER}\)`,
   // The one who answers or who handles someone's mail: "when answering, state …", "since you handle Priya's inbox".
   String.raw`\bwhen\s+(?:answering|replying|responding|summari[sz]ing)\b\s*,|\byou\s+(?:handle|manage|read|triage|sort|process|look after)\s+[\w'’]+\s+(?:inbox|e-?mails?|mail|mailbox|calendar|messages)\b`,
+];
+
+/** "Agent instructions:": a support agent is a person as often as a model, so this says less. */
+export const WEAK_ADDRESS_EN = [
+  String.raw`${EDGE}agents?\s+(?:notes?|instructions?|directives?|reminders?|memos?|tasks?|commands?|orders?)\b(?:\s*\([^)\n]{0,30}\))?\s*[:：—-]`,
 ];
 
 const VERBS = alt(
@@ -96,6 +108,9 @@ export const MODAL_EN = [
   String.raw`\b(?:AI|LLM|automated)\s+(?:[\w-]+\s+)?(?:assistants|agents|bots|models|tools|readers|systems)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,3})?(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b`,
   String.raw`\b(?:your|the)\s+(?:AI|automated|LLM|virtual|digital)\s+(?:[\w-]+\s+)?(?:assistant|agent|tool|bot|system|model|program)\s+(?:should|must|shall|is to|needs to|has to|is expected to|is required to)\b`,
   String.raw`\b(?:AI\s+)?(?:agents?|bots?|assistants?|crawlers?)\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,5}?(?:consent|agree|accept|authori[sz]e|are deemed|is deemed)\b`,
+  // "any AI notetaker on this call should …", "If an AI assistant is helping you, it should …", "Any artificial
+  // intelligence agent accessing this page agrees to …": a reader named, then what it is to do.
+  String.raw`\b(?:any|every|each|all|an?|your|the)\s+(?:other\s+)?${READER_MODAL}(?:[\s,]+(?!(?:should|must|shall)\b)[\w'’./-]+){0,6}?[\s,]+(?:(?:it|they)\s+)?(?:should|must|shall|(?:is|are) (?:to|expected to|required to|asked to|instructed to|supposed to)|needs? to|ha(?:s|ve) to|agrees? to|consents? to|will need to|is deemed to|are deemed to)\b`,
   String.raw`\b(?:assistants|chatbots|LLMs)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,4})?(?:should|must|shall|are (?:to|required to|expected to|asked to)|need to|have to)\b|\bagents\s+must\s+(?:keep|first|always|never)\b`,
 ].join('|');
 

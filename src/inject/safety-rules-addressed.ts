@@ -2,7 +2,7 @@
 // summarizer:", "Assistant: …" inside a data field, 致邮件助手：…, 读到这里的AI, 处理本表的AI. Naming the
 // reader says little alone; naming it and then asking something of it is an order planted in data, and is
 // strong (never allowed from outside, however it is framed). The patterns are in -en.ts and -zh.ts.
-import { ADDRESS_EN, ASKS_EN, MENTION, MODAL_EN } from './safety-rules-addressed-en.js';
+import { ADDRESS_EN, ASKS_EN, MENTION, MODAL_EN, WEAK_ADDRESS_EN } from './safety-rules-addressed-en.js';
 import { ADDRESS_ZH, ASKS_ZH, MODAL_ZH } from './safety-rules-addressed-zh.js';
 import type { SafetyRule, SignalCode } from './safety-rule.js';
 
@@ -52,6 +52,7 @@ const asksZh = new RegExp(ASKS_ZH, 'u');
 export const ADDRESSED_RULES: SafetyRule[] = [
   ...addressed(ADDRESS_EN, asksEn, 0.45, 0.75),
   ...addressed(ADDRESS_ZH, asksZh, 0.45, 0.75),
+  ...addressed(WEAK_ADDRESS_EN, asksEn, 0.3, 0.5),
   ...addressed([MENTION], new RegExp(`${ASKS_EN}|${ASKS_ZH}`, 'iu'), 0.3, 0.5),
   plain(0.5, MODAL_EN),
   plain(0.5, MODAL_ZH),

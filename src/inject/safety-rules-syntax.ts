@@ -26,6 +26,11 @@ const SECRET_PATHS = alt(
   String.raw`\/etc\/(?:passwd|shadow)`,
   String.raw`\bauthorized_keys\b`,
 );
+/** What a call planted in data does: acts on the user's mail, money, files or accounts. */
+const CALL_VERB = alt(
+  'send|update|delete|remove|transfer|create|run|execute|exec|purchase|buy|pay|email|forward|upload|post|write',
+  'grant|set|change|share|export|invoke|approve|wire|move|add|book|order|submit|reset|disable|install|download',
+);
 const SH = String.raw`(?:sudo\s+)?(?:-\S+\s+){0,3}(?:ba|z|da|k)?sh\b`;
 
 // prettier-ignore
@@ -43,7 +48,10 @@ export const SYNTAX_RULES: SafetyRule[] = [
   rule('tool_call', 0.75, String.raw`<\/?${TOOL_TAGS}\b[^>\n]{0,80}>|\[TOOL_CALLS\]`),
   rule('tool_call', 0.7, String.raw`"(?:name|tool|tool_name|function|action)"\s*:\s*"[\w.-]{2,64}"\s*,\s*"(?:arguments|args|input|action_input)"\s*:`),
   rule('tool_call', 0.7, String.raw`"(?:tool_calls|function_call)"\s*:`),
+  // A call by name with its arguments, anywhere (a CSV cell doubles its quotes): {"tool": "send_email", "to": …}.
+  rule('tool_call', 0.7, String.raw`"{1,2}(?:name|tool|tool_name|function|function_name|action|call|method)"{1,2}\s*:\s*"{1,2}(?:${CALL_VERB})[_.][A-Za-z_.]{2,40}"{1,2}\s*,\s*"{1,2}(?:parameters|params|arguments|args|input|to|recipients?|attach(?:ment)?s?|body|amount|account|payload|data|command|cmd|url|path|query|sku|qty|supplier|iban|file)"{1,2}\s*:`),
   rule('shell', 0.55, String.raw`\b(?:curl|wget|iwr|irm|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:${SH}|python3?\b|iex\b|node\b|perl\b)`),
+  rule('shell', 0.6, String.raw`\b(?:sudo\s+)?(?:ba|z|da)?sh\s+-c\s+["'\x60]?\$\(\s*(?:curl|wget)\b|\bopen\s+(?:the\s+|a\s+)?(?:Terminal|PowerShell|command prompt|cmd(?:\.exe)?|a shell)\s+and\s+(?:run|paste|type|enter|execute)\b`),
   rule('shell', 0.55, String.raw`\b(?:curl|wget)\b[^\n]{0,200}&&\s*(?:chmod\s+\+x\s+\S+\s*&&\s*)?(?:${SH}|\.\/|python3?\b)`),
   rule('shell', 0.8, String.raw`\bcurl\b[^\n]{0,200}(?:-d\s*@|--data(?:-binary|-raw|-urlencode)?\s*@|-F\s*\S{0,40}=@|-T\s|--upload-file)`),
   rule('shell', 0.7, String.raw`\bnc\s+-[ec]\b|\/dev\/tcp\/|\bbash\s+-i\b|powershell(?:\.exe)?\s+-(?:enc|e|encodedcommand)\b|\bscp\s[^\n]{0,160}\s\S{1,64}@[\w.-]{1,100}:`),

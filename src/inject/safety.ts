@@ -11,6 +11,7 @@ import { ADDRESSED_RULES } from './safety-rules-addressed.js';
 import { OUTPUT_RULES } from './safety-rules-output.js';
 import { CODE_RULES } from './safety-rules-code.js';
 import { EN_HIGH_RISK, EN_RULES } from './safety-rules-en.js';
+import { STANDING_RULES } from './safety-rules-standing.js';
 import { SYNTAX_RULES } from './safety-rules-syntax.js';
 import { MODEL_RULES, TEMPLATE_RULES } from './safety-rules-template.js';
 import { ZH_HIGH_RISK, ZH_RULES } from './safety-rules-zh.js';
@@ -85,6 +86,7 @@ const RULES: SafetyRule[] = [
   ...ACTION_RULES,
   ...SECRECY_RULES,
   ...OUTPUT_RULES,
+  ...STANDING_RULES,
 ];
 const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
 const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
