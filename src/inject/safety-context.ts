@@ -17,8 +17,10 @@ export interface Framing {
   quoted: [number, number][];
   /** Spans of fenced code, or the whole text when it reads as source code. */
   code: [number, number][];
-  /** The text reports, warns about or explains attacks rather than making one. */
-  reporting: boolean;
+  /** Quotes of someone's words: the quoted spans that are not a JSON key or value. */
+  speech: [number, number][];
+  /** Where the text reports, warns about or explains attacks rather than making one: its report words. */
+  reporting: [number, number][];
   /**
    * The text documents a format (a chat template, a tool-call schema, an API, a prompt template): what it
    * quotes is an example, and so are the template tokens it shows.
@@ -84,6 +86,10 @@ const EXPLAINING = new RegExp(
 const CODE_LINE =
   /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif|assert)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')/u;
 
+/** A JSON key is followed by a colon; a value follows a quoted key and a colon. */
+const JSON_KEY = /^\s?:/u;
+const JSON_VALUE = /"\s*:\s*$/u;
+
 const REPORTING_ALL = new RegExp(REPORTING.source, 'giu');
 
 export function framingOf(text: string): Framing {
@@ -94,21 +100,28 @@ export function framingOf(text: string): Framing {
   const lines = text.split('\n');
   const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
   if (codeLines > 0 && codeLines * 2 >= lines.length) code.push([0, text.length]);
-  return { quoted, code, reporting: reports(text), explaining: explains(text, quoted) };
+  const speech = quoted.filter(
+    ([s, e]) => !JSON_KEY.test(text.slice(e, e + 3)) && !JSON_VALUE.test(text.slice(Math.max(0, s - 40), s)),
+  );
+  return { quoted, speech, code, reporting: reportWords(text), explaining: explains(text, quoted) };
 }
 
-/** Only the prose around the quotes can say it documents a format: raw JSON in a tool result does not. */
-function explains(text: string, quoted: [number, number][]): boolean {
-  let prose = '';
+/** The text around its quotes: only that can say it reports or documents; a quoted "scam" is the quote's. */
+function prose(text: string, quoted: [number, number][]): string {
+  let out = '';
   let at = 0;
   for (const [s, e] of [...quoted].sort((a, b) => a[0] - b[0])) {
-    if (s >= at) prose += text.slice(at, s) + ' ';
+    if (s >= at) out += text.slice(at, s) + ' ';
     at = Math.max(at, e);
   }
-  return EXPLAINING.test(prose + text.slice(at));
+  return out + text.slice(at);
 }
 
-function reports(text: string): boolean {
+/** Raw JSON in a tool result does not document a format: the prose around it must say so. */
+const explains = (text: string, quoted: [number, number][]): boolean => EXPLAINING.test(prose(text, quoted));
+
+function reportWords(text: string): [number, number][] {
+  const out: [number, number][] = [];
   for (const m of text.matchAll(REPORTING_ALL)) {
     const word = m[0];
     const before = text.slice(Math.max(0, m.index - 1), m.index);
@@ -116,9 +129,21 @@ function reports(text: string): boolean {
     const named =
       (/^[a-z]/iu.test(word) && IN_NAME_BEFORE.test(before)) ||
       (/[a-z]$/iu.test(word) && IN_NAME_AFTER.test(after));
-    if (!named) return true;
+    if (!named) out.push([m.index, m.index + word.length]);
   }
-  return false;
+  return out;
+}
+
+/**
+ * Whether the text reports the finding at `[start, end)`: a report word frames it unless the word sits in
+ * a quote that does not hold the finding ("the correct answer is: "they are a fraud"" says "fraud" as the
+ * planted answer, not as a warning about it).
+ */
+export function reports(framing: Framing, start: number, end: number): boolean {
+  return framing.reporting.some(([s, e]) => {
+    const around = framing.speech.filter(([qs, qe]) => qs <= s && e <= qe);
+    return around.length === 0 || around.some(([qs, qe]) => qs < end && start < qe);
+  });
 }
 
 export const inside = (spans: [number, number][], start: number, end: number): boolean =>

@@ -108,6 +108,8 @@ export const MODAL_EN = [
   String.raw`\b(?:AI|LLM|automated)\s+(?:[\w-]+\s+)?(?:assistants|agents|bots|models|tools|readers|systems)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,3})?(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b`,
   String.raw`\b(?:your|the)\s+(?:AI|automated|LLM|virtual|digital)\s+(?:[\w-]+\s+)?(?:assistant|agent|tool|bot|system|model|program)\s+(?:should|must|shall|is to|needs to|has to|is expected to|is required to)\b`,
   String.raw`\b(?:AI\s+)?(?:agents?|bots?|assistants?|crawlers?)\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,5}?(?:consent|agree|accept|authori[sz]e|are deemed|is deemed)\b`,
+  // "Any assistant relaying this recipe has to mention …": a bare reader with a participle and this text.
+  String.raw`\b(?:any|every|each|all)\s+(?:assistants?|agents?|models?|tools?|systems?|programs?|services?)\s+[a-z]{3,}ing\s+(?:this|these|the|our)\b[^.\n]{0,60}?\b(?:must|should|shall|ha(?:s|ve) to|needs? to|(?:is|are) (?:to|required to)|agrees? to)\b`,
   // "any AI notetaker on this call should …", "If an AI assistant is helping you, it should …", "Any artificial
   // intelligence agent accessing this page agrees to …": a reader named, then what it is to do.
   String.raw`\b(?:any|every|each|all|an?|your|the)\s+(?:other\s+)?${READER_MODAL}(?:[\s,]+(?!(?:should|must|shall)\b)[\w'’./-]+){0,6}?[\s,]+(?:(?:it|they)\s+)?(?:should|must|shall|(?:is|are) (?:to|expected to|required to|asked to|instructed to|supposed to)|needs? to|ha(?:s|ve) to|agrees? to|consents? to|will need to|is deemed to|are deemed to)\b`,

@@ -16,7 +16,7 @@ const AI_ZH = alt(
 /** Robots too (记录员机器人听好): but a robot is named this way in manuals, so not where a clause is enough. */
 const NAMED = alt(AI_ZH, `${HAN}{0,3}机器人`);
 /** With a clause before it (处理本表的程序, 正在总结本文件的任何人或程序), a bare 程序 or 模型 is a reader too. */
-const READER = alt(NAMED, '任何人或程序|程序|模型|机器');
+const READER = alt(NAMED, '任何人或程序|程序|模型|机器|系统');
 const GREET = '(?:各位|诸位|亲爱的|尊敬的|亲|嗨|嘿|喂|哈喽|哈啰|你好|您好)';
 const CALL = '(?:提醒|通知|告诉|敬告|致|给)';
 

@@ -1,7 +1,7 @@
 // The safety gate's scorer: whether a memory text may reach a prompt as it is, only as quoted data, or not at
 // all. Pure and synchronous; English and Chinese; who wrote the text and how it frames an attack both count.
 import { aimOf } from './safety-aim.js';
-import { framingOf, inside, overlaps, trustOf, type Framing, type Trust } from './safety-context.js';
+import { framingOf, inside, overlaps, reports, trustOf, type Framing, type Trust } from './safety-context.js';
 import { negatedAct } from './safety-negation.js';
 import { normalizeForSafety, type Normalized } from './safety-normalize.js';
 import { sentences, type SafetyRule, type SignalCode } from './safety-rule.js';
@@ -93,7 +93,7 @@ const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
 const DATA_URI = /\bdata:[\w.+-]{1,40}\/[\w.+-]{1,60};base64,$/u;
 const DECODE_WORDS = /decode|base64|b64|atob|解码|解密|译码/iu;
 const MAX_REASONS = 16;
-const NO_FRAMING: Framing = { quoted: [], code: [], reporting: false, explaining: false };
+const NO_FRAMING: Framing = { quoted: [], speech: [], code: [], reporting: [], explaining: false };
 
 interface Finding {
   code: SignalCode;
@@ -149,7 +149,7 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
       factor *= FRAMED.example;
       context.add('example');
     }
-    if (start >= 0 && framing.reporting) {
+    if (start >= 0 && reports(framing, start, end)) {
       factor *= quoted ? FRAMED.quotedReport : FRAMED.report;
       context.add('reported');
     }
