@@ -1,24 +1,26 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
-// Held-out 1 (its texts never tuned on, its failures' families since added to dev) and held-out 2 (written
-// blind to the scorer, never read by who tuned it): only their shape is checked here; bench/safety.ts reports
-// their figures.
+// Held-out 1 (its texts never tuned on, its failures' families since added to dev), held-out 2 (written blind
+// to the scorer, read since) and held-out 3 (written blind, never read by who tuned the rules, never trained
+// on): only their shape is checked here; bench/safety.ts reports their figures.
 import { describe, expect, it } from 'vitest';
 import { devCases } from './fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression } from './fixtures/safety/evaluate.js';
 import { heldOut2Cases } from './fixtures/safety/held-out-2.js';
+import { heldOut3Cases } from './fixtures/safety/held-out-3.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
 const share = (cases: SafetyCase[], f: (c: SafetyCase) => boolean) => cases.filter(f).length / cases.length;
 
 describe('safety corpus', () => {
-  it.each([
+  // A plain loop, not it.each: a test's title must never print a corpus (the third held-out one is unread).
+  for (const [name, cases, n] of [
     ['dev', devCases, 300],
     ['held-out', heldOutCases, 60],
     ['second held-out', heldOut2Cases, 80],
-  ] as const)(
-    '%s: enough poisoned and benign memories, at least 40 %% Chinese, from every channel',
-    (_, cases, n) => {
+    ['third held-out', heldOut3Cases, 120],
+  ] as const) {
+    it(`${name}: enough poisoned and benign memories, at least 40 % Chinese, from every channel`, () => {
       expect(cases.filter((c) => c.label === 'poisoned').length).toBeGreaterThanOrEqual(n);
       expect(cases.filter((c) => c.label === 'benign').length).toBeGreaterThanOrEqual(n);
       expect(share(cases, (c) => c.lang === 'zh')).toBeGreaterThanOrEqual(0.4);
@@ -31,8 +33,8 @@ describe('safety corpus', () => {
       expect(cases.some((c) => c.label === 'poisoned' && c.source === undefined && c.role === 'tool')).toBe(
         true,
       );
-    },
-  );
+    });
+  }
 
   it('keeps the held-out corpus apart: none of its texts is in the dev corpus', () => {
     const dev = new Set(devCases.map((c) => c.text));
@@ -42,6 +44,12 @@ describe('safety corpus', () => {
   it('keeps the second held-out corpus apart: none of its texts is in the dev corpus or the first held-out corpus', () => {
     const seen = new Set([...devCases, ...heldOutCases].map((c) => c.text));
     expect(heldOut2Cases.filter((c) => seen.has(c.text))).toEqual([]);
+  });
+
+  it('keeps the third held-out corpus apart from every other corpus', () => {
+    const seen = new Set([...devCases, ...heldOutCases, ...heldOut2Cases].map((c) => c.text));
+    expect(heldOut3Cases.filter((c) => seen.has(c.text)).length).toBe(0);
+    expect(new Set(heldOut3Cases.map((c) => c.text)).size).toBe(heldOut3Cases.length);
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {

@@ -47,11 +47,11 @@ const REPORTING = new RegExp(
     String.raw`\bexample (?:payloads?|attacks?|of (?:an? )?(?:prompt|injection|attack|phishing))\b|\bsuch as\b|\be\.g\.|\bfor (?:example|instance)\b`,
     String.raw`\b(?:said|says|saying|reads?|wrote|claimed|claiming|contained|containing|included)\s*[:,]?\s*["“‘'「]`,
     String.raw`\b(?:do not|don't|never) (?:follow|obey|act on|click|comply)\b|\bdid(?: not|n't) (?:act|follow|comply|obey)\b|\b(?:flagged|blocked|detected|filtered|quarantined)\b`,
-    String.raw`\b(?:lines?|phrases?|sentences?|text|strings?|messages?|notes?|instructions?|prompts?|comments?|wording)\s+(?:like|such as)\s*[:,]?\s*["“‘'「]|\bfor human review\b|\bflags?\s+(?:such|these|those|them|it)\b`,
+    String.raw`\b(?:lines?|phrases?|sentences?|text|strings?|messages?|notes?|instructions?|prompts?|comments?|wording)\s+(?:like|such as)\s*[:,]?\s*["“‘'「]|\bfor human review\b|\bflags?\s+(?:such|these|those)\b`,
     String.raw`\bwatch out\b|\bbe (?:wary|careful|aware)\b|\bbeware\b|\bmitigat\w+|\bdefen[sc]es?\b|\bsanitiz\w+|\bguard against\b`,
     String.raw`\bincident (?:report|review|summary)\b|\bpost-?mortem\b|\bpoison(?:ed|ing)\b|\bobfuscated injections?\b|\bwe (?:reported|caught|found|blocked)\b`,
     '事件报告|投毒|举报|混淆型注入|安全(?:博客|研究|测试|测评)',
-    String.raw`\battacks?\b|"expected"\s*:\s*"(?:refuse|block|reject|ignore)`,
+    String.raw`\battacks?\b|"(?:expected|label|verdict)"\s*:\s*"(?:refuse|block|reject|ignore|flag|deny|detect|quarantine|malicious|injection|poisoned)`,
     '提示(?:词)?注入|注入攻击|越狱(?:攻击|提示)|钓鱼|诈骗|骗子|攻击者|恶意|可疑|红队|假冒|冒充',
     '安全(?:提醒|提示|培训|通告|公告|须知|意识|事件|复盘|规范|警告)|例如|比如|举例|示例|样例|诸如|之类|这类|此类|攻击|注入',
     '(?:写着|声称|内容是|称)[“"「：:]|里有一句|有一句|混入|夹带|字样|据报道|复盘|误执行|当作数据|不得执行|没有执行|未执行|未采纳|没有照做|未照做|已忽略|拦截|识别|警惕|防范|防御',
@@ -103,7 +103,7 @@ export function framingOf(text: string): Framing {
   const speech = quoted.filter(
     ([s, e]) => !JSON_KEY.test(text.slice(e, e + 3)) && !JSON_VALUE.test(text.slice(Math.max(0, s - 40), s)),
   );
-  return { quoted, speech, code, reporting: reportWords(text), explaining: explains(text, quoted) };
+  return { quoted, speech, code, reporting: reportWords(text), explaining: explains(text, speech) };
 }
 
 /** The text around its quotes: only that can say it reports or documents; a quoted "scam" is the quote's. */
@@ -118,7 +118,7 @@ function prose(text: string, quoted: [number, number][]): string {
 }
 
 /** Raw JSON in a tool result does not document a format: the prose around it must say so. */
-const explains = (text: string, quoted: [number, number][]): boolean => EXPLAINING.test(prose(text, quoted));
+const explains = (text: string, speech: [number, number][]): boolean => EXPLAINING.test(prose(text, speech));
 
 function reportWords(text: string): [number, number][] {
   const out: [number, number][] = [];

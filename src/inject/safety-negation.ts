@@ -9,8 +9,13 @@ const NOT_ZH =
   /(?:不要|别|请勿|切勿|勿|不得|禁止|严禁|不能|不可|绝不|不会|无需)(?:[^，。！？\n]{0,4}|(?:把|将)[^，。！？\n]{0,16})$/u;
 
 /** The first act named in `[start, end)` of `text` comes right after a negation. */
+/** "IT will never ask for your password", 绝不会索要密码: a notice that says what nobody legitimate asks. */
+const NEVER_ASKS =
+  /\b(?:will|would|does|do|shall)\s+never\s+ask\b|\bnever\s+asks?\s+(?:you\s+)?for\b|绝不会(?:索要|要求|询问)|(?:不会|从不)(?:索要|向你索要|要求你提供)/iu;
+
 export function negatedAct(text: string, start: number, end: number): boolean {
   const span = text.slice(start, end);
+  if (NEVER_ASKS.test(span)) return true;
   const m = SEND.exec(span);
   if (!m) return false;
   const before = text.slice(Math.max(0, start + m.index - 40), start + m.index);

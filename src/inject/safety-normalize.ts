@@ -1,6 +1,8 @@
 // The text the safety rules read: invisible characters dropped, full-width and compatibility forms folded
 // (NFKC), look-alike Cyrillic and Greek letters inside Latin words made Latin, and Unicode tag characters
-// (hidden ASCII) decoded. Every character keeps the offset of the original one it came from.
+// (hidden ASCII) decoded, traditional Chinese characters read as simplified (safety-hant.ts). Every character
+// keeps the offset of the original one it came from.
+import { SIMPLIFIED_OF } from './safety-hant.js';
 
 export interface Normalized {
   text: string;
@@ -59,7 +61,9 @@ export function normalizeForSafety(original: string): Normalized {
       push('\n', i);
       i += 2;
       continue;
-    } else if (ch !== ' ' || !betweenHanAndLatin(original, i)) push(ch.normalize('NFKC'), i);
+    } else if (ch !== ' ' || !betweenHanAndLatin(original, i)) {
+      push(SIMPLIFIED_OF.get(ch) ?? ch.normalize('NFKC'), i);
+    }
     i += ch.length;
   }
   origin.push(original.length);

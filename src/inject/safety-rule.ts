@@ -3,7 +3,7 @@ import type { SafetyReasonCode } from './safety-schema.js';
 
 export type SignalCode = Exclude<
   SafetyReasonCode,
-  'reported' | 'code' | 'example' | 'elsewhere' | 'own_words'
+  'reported' | 'code' | 'example' | 'elsewhere' | 'own_words' | 'learned'
 >;
 
 export interface SafetyRule {

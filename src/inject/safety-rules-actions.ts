@@ -8,10 +8,10 @@ import { rule, type SafetyRule } from './safety-rule.js';
 const DEST = String.raw`(?:https?|ftp|sftp):\/\/|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,30}|\b[\w-]{2,63}\.(?:com|net|io|org|cn|cc|top|xyz|ru|me|app|dev|site|info|shop)\b`;
 const SEND_EN = String.raw`\b(?:send|forward|e-?mail|mail|upload|post|publish|push|sync|copy|bcc|cc|export|transfer|share|submit|back up|mirror)\b`;
 const SEND_ZH =
-  '(?:打包)?(?:发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到|填到|填入|填写到|提交到|提交至|回复给|提供给)';
+  '(?:打包)?(?:寄至|寄到|寄给|发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到|填到|填入|填写到|提交到|提交至|回复给|提供给)';
 const SECRETS_EN = String.raw`(?:credit |debit |corporate )?card numbers?|passwords?|passcodes?|one-time (?:codes?|passwords?)|verification codes?|login codes?|recovery codes?|OTPs?|2FA codes?|PINs?|CVV|IBAN|account numbers?|SSN|social security|passport numbers?|(?:full |the )?(?:list of )?contacts|address book|home address|session cookies?|api keys?|tokens?\b`;
 const SECRETS_ZH =
-  '卡号|密码|验证码|口令|身份证号?|银行账号|CVV|PIN|通讯录|联系人|住址|家庭地址|手机号|会话 ?cookie|密钥|令牌|token';
+  '卡号|密码|验证码|口令|身份证号?|银行账号|银行卡(?:正反面)?(?:照片)?|CVV|PIN|通讯录|联系人|住址|家庭地址|手机号|会话 ?cookie|密钥|令牌|token|日程|行程|出差酒店|航班信息|实时定位|定位';
 /** Acts on the user's accounts or on everything they hold. */
 const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|saved card|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\b(?:buy|purchase|order|book)\b[^.\n]{0,60}?(?:[$€£¥]\s?\d|\bfrom\s+[\w-]+\.(?:com|shop|store|io|net|xyz|top|site)\b)|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
 const ACT_ZH =
@@ -28,7 +28,7 @@ export const ACTION_RULES: SafetyRule[] = [
   rule('exfiltration', 0.55, `(?:每个|每份|每封|所有|全部)[^，。！？\n]{0,30}?${SEND_ZH}[^，。！？\n]{0,16}?(?:${DEST})`),
   // Secrets or the user's records handed back to whoever asks: "reply with his card number", 把验证码回复给本邮件.
   rule('exfiltration', 0.45, String.raw`(?<!\b(?:never|not|n't|no one|nobody)\s+)\b(?:reply|respond|send|give|provide|share|post|include|list)\b[^.\n]{0,60}?\b(?:${SECRETS_EN})`),
-  rule('exfiltration', 0.45, `(?<!不要|别|请勿|切勿|不得|绝不|不会)(?:回复|发给|提供|告诉|发送|填写|填到|附上|写进|写在)[^，。！？\\n]{0,20}?(?:${SECRETS_ZH})|(?:${SECRETS_ZH})[^，。！？\\n]{0,6}?(?:发我|发给我|告诉我|回复我|发过来|给我)`),
+  rule('exfiltration', 0.45, `(?<!不要|别|请勿|切勿|不得|绝不|不会)(?:回复|发给|提供|告诉|发送|填写|填到|附上|写进|写在)[^，。！？\\n]{0,20}?(?:${SECRETS_ZH})|(?:${SECRETS_ZH})[^，。！？\\n]{0,6}?(?:发我|发给我|告诉我|回复我|发过来|给我)|(?:${SECRETS_ZH})[^，。！？\\n]{0,12}?(?:私发|私聊发|私信|发给|转给|交给|汇总给|整理给|发我)`),
   rule('directive', 0.3, ACT_EN),
   rule('directive', 0.3, ACT_ZH),
 ];
@@ -36,7 +36,7 @@ export const ACTION_RULES: SafetyRule[] = [
 // prettier-ignore
 export const SECRECY_RULES: SafetyRule[] = [
   rule('secrecy', 0.55, String.raw`\bkeep\s+(?:it|this|that)\s+hush(?:-hush)?\b|\bhush[- ]hush\b|\bon the down-?low\b|\bno need to (?:inform|tell|notify) (?:them|the user|him|her)\b|\bthe user (?:doesn't|does not|don't|won't) need to know\b`),
-  rule('secrecy', 0.55, '别声张|不要声张|千万别说|(?:无需|不用|不必)(?:告知|告诉|通知)(?:用户|他|她)?|(?:用户|他|她)不需要知道|(?:悄悄|偷偷)(?:地)?(?:把|将|删|发|转|改)'),
+  rule('secrecy', 0.55, '别声张|不要声张|千万别说|(?:无需|无须|毋须|毋需|不用|不必)(?:告知|告诉|通知)(?:用户|使用者|他|她)?|(?:用户|他|她)不需要知道|(?:悄悄|偷偷)(?:地)?(?:把|将|删|发|转|改)'),
   rule('secrecy', 0.55, String.raw`\bkeep\s+(?:this|it|that|these)\s+between\s+(?:us|ourselves)\b|\bkeep\s+(?:[\w-]+\s+){0,3}?(?:silent|secret|hidden)\b`),
   rule('secrecy', 0.6, String.raw`\b(?:do not|don't|never|without|not)\s+(?:indicat\w*|signal\w*|flag\w*|mention\w*|not(?:e|ing)|say\w*|disclos\w*|reveal\w*)\s+(?:that\s+)?(?:anything|something|it|this|items?|parts?|content)\s+(?:was|were|has been|had been|is)\s+(?:removed|omitted|left out|changed|edited|hidden|deleted|cut|redacted)`),
   rule('secrecy', 0.5, String.raw`\bleave\s+out\s+[^.\n]{0,60}?\b(?:entirely|completely|altogether)\b|\bleave\s+[^.\n]{1,60}?\s+out\s+of\s+(?:the|your)\s+(?:summary|reply|answer|report|minutes)\b`),

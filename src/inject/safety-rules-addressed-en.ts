@@ -5,7 +5,7 @@ import { alt } from './safety-rule.js';
 const QUAL = alt(
   'AI|LLM|LLM-based|AI-based|AI-powered|automated|autonomous|robotic|coding|scheduling|screening|e-?mail|inbox',
   'browser|browsing|shopping|language|virtual|digital|smart|document|triage|bookkeeping',
-  'artificial intelligence|AI-driven|machine',
+  'artificial intelligence|AI-driven|machine|software|summary|summari[sz]ation|comparison|research|search|reconciliation|payables|mail',
 );
 const NOUN = alt(
   'assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|scrapers?|parsers?',
@@ -81,7 +81,7 @@ export const ADDRESS_EN = [
   String.raw`\b(?:for|to)\s+(?:the|any|all|every|each)\s+(?:[\w-]+\s+)?(?:${READER}${ING}|agents?\s+${DOING_EN}(?:\s+[\w./'’-]+){0,8})\s*[,:—–]`,
   String.raw`\((?:including|incl\.?|and|also|or)\s+(?:any\s+|all\s+)?${READER}\)`,
   // The one who answers or who handles someone's mail: "when answering, state …", "since you handle Priya's inbox".
-  String.raw`\bwhen\s+(?:answering|replying|responding|summari[sz]ing)\b\s*,|\byou\s+(?:handle|manage|read|triage|sort|process|look after)\s+[\w'’]+\s+(?:inbox|e-?mails?|mail|mailbox|calendar|messages)\b`,
+  String.raw`\bwhen\s+(?:answering|replying|responding|summari[sz]ing)\b\s*,|\bwhen\s+(?:answering|replying|responding|writing)\s+(?:to\s+)?(?:this|the|these|that)\s+[\w-]+\s*,|\byou\s+(?:handle|manage|read|triage|sort|process|look after)\s+[\w'’]+\s+(?:inbox|e-?mails?|mail|mailbox|calendar|messages)\b`,
 ];
 
 /** "Agent instructions:": a support agent is a person as often as a model, so this says less. */
@@ -108,6 +108,11 @@ export const MODAL_EN = [
   String.raw`\b(?:AI|LLM|automated)\s+(?:[\w-]+\s+)?(?:assistants|agents|bots|models|tools|readers|systems)\s+(?:[a-z]+ing\s+(?:[\w./'’-]+\s+){0,3})?(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b`,
   String.raw`\b(?:your|the)\s+(?:AI|automated|LLM|virtual|digital)\s+(?:[\w-]+\s+)?(?:assistant|agent|tool|bot|system|model|program)\s+(?:should|must|shall|is to|needs to|has to|is expected to|is required to)\b`,
   String.raw`\b(?:AI\s+)?(?:agents?|bots?|assistants?|crawlers?)\s+(?:that|which|who)\s+(?:[\w-]+\s+){1,5}?(?:consent|agree|accept|authori[sz]e|are deemed|is deemed)\b`,
+  // "Software agents that retrieve or summarise these Terms … shall enroll …", "Automated mail handlers shall add …".
+  String.raw`\b(?:${QUAL}\s+(?:[\w-]+\s+)?${NOUN_PL}|AI|LLMs|crawlers|bots|chatbots)\s+(?:that|which|who)\s+(?:[\w,'’-]+\s+){1,12}?(?:must|should|shall|are to|need to|have to|accept|agree|consent|are deemed)\b`,
+  String.raw`\b${QUAL}\s+(?:[\w-]+\s+)?${NOUN_PL}\s+(?:should|must|shall|are (?:to|required to|expected to)|need to|have to)\b`,
+  // "Reconciliation tools should update the vendor record": software told what to do with the user's things.
+  String.raw`\b(?:[\w-]+\s+)?(?:tools|bots|software|programs|engines|scripts|crawlers|parsers|scrapers|integrations|plugins)\s+(?:should|must|shall|are to|need to|have to)\s+(?:\w+\s+)?(?:update|send|forward|tell|inform|add|delete|approve|accept|pay|mark|record|treat|recommend|rank|rate|describe|say|state|include|omit|ignore|reply|respond|grant|share|export|upload|enroll|subscribe|change|set|route|release)\b`,
   // "Any assistant relaying this recipe has to mention …": a bare reader with a participle and this text.
   String.raw`\b(?:any|every|each|all)\s+(?:assistants?|agents?|models?|tools?|systems?|programs?|services?)\s+[a-z]{3,}ing\s+(?:this|these|the|our)\b[^.\n]{0,60}?\b(?:must|should|shall|ha(?:s|ve) to|needs? to|(?:is|are) (?:to|required to)|agrees? to)\b`,
   // "any AI notetaker on this call should …", "If an AI assistant is helping you, it should …", "Any artificial
@@ -117,4 +122,5 @@ export const MODAL_EN = [
 ].join('|');
 
 /** "@copilot …", "@assistant 请…": a mention of an AI bot on a forge or in chat. */
-export const MENTION = '@(?:copilot|claude|chatgpt|gpt|assistant|ai|codex|devin|cursor|gemini|助手)\\b';
+export const MENTION =
+  '@(?:(?:copilot|claude|chatgpt|gpt|assistant|ai|codex|devin|cursor|gemini)\\b|(?:智能|AI|ai)?(?:助手|助理|机器人|小助手))';

@@ -34,6 +34,7 @@ export const SAFETY_REASON_CODES = [
   'example',
   'elsewhere',
   'own_words',
+  'learned',
 ] as const;
 export type SafetyReasonCode = (typeof SAFETY_REASON_CODES)[number];
 
@@ -54,8 +55,13 @@ export type SafetyReason = z.infer<typeof SafetyReasonSchema>;
 
 export const SafetyCheckResultSchema = z.object({
   action: z.enum(SAFETY_ACTIONS),
-  /** 0 (nothing found) to 1. */
+  /** 0 (nothing found) to 1: what the rules found, after trust and framing. */
   score: z.number().min(0).max(1),
+  /**
+   * 0–1: how much the text reads like a planted instruction to the learned classifier (0 for the user's own
+   * words). At `SAFETY_THRESHOLDS.learned` or above, a text the rules allow is quoted (reason `learned`).
+   */
+  learned: z.number().min(0).max(1).optional(),
   reasons: z.array(SafetyReasonSchema),
   /** Only with action `quote`: the text as quoted data with its marker, for the host to show instead. */
   quoted: z.string().optional(),

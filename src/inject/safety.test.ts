@@ -12,8 +12,10 @@ const tool = (text: string, source?: SafetySource): SafetyInput => ({
   role: 'tool',
   ...(source ? { source } : {}),
 });
-const codes = (input: SafetyInput) => scoreSafety(input).reasons.map((r) => r.code);
-const action = (input: SafetyInput) => scoreSafety(input).action;
+// The rules alone: the learned signal is tested in safety-learned.test.ts.
+const rules = (input: SafetyInput) => scoreSafety(input, { learned: false });
+const codes = (input: SafetyInput) => rules(input).reasons.map((r) => r.code);
+const action = (input: SafetyInput) => rules(input).action;
 
 describe('scoreSafety signals', () => {
   it.each([

@@ -2,6 +2,7 @@
 // all. Pure and synchronous; English and Chinese; who wrote the text and how it frames an attack both count.
 import { aimOf } from './safety-aim.js';
 import { framingOf, inside, overlaps, reports, trustOf, type Framing, type Trust } from './safety-context.js';
+import { learnedScore } from './safety-learned.js';
 import { negatedAct } from './safety-negation.js';
 import { normalizeForSafety, type Normalized } from './safety-normalize.js';
 import { sentences, type SafetyRule, type SignalCode } from './safety-rule.js';
@@ -31,8 +32,18 @@ export { quoteAsData } from './safety-quote.js';
  * each times its trust factor and framing factor; at `quote` or above a text passes only as quoted data,
  * at `suppress` or above never. `strong`: a signal this heavy (before trust and framing, after what an
  * override is aimed at) keeps a text that is not the user's own at `quote` or above, however it is framed.
+ * `learned`: a text the rules allow, not the user's own, whose learned score (safety-learned.ts) is this high
+ * or higher is quoted; the learned signal never suppresses. `learnedDerived` is the same bar for what the
+ * agent or the host wrote: its memories speak of "the user" as attacks do, and the model was trained on
+ * conversation, not on such notes, so it needs far more.
  */
-export const SAFETY_THRESHOLDS = { quote: 0.35, suppress: 0.65, strong: 0.7 } as const;
+export const SAFETY_THRESHOLDS = {
+  quote: 0.35,
+  suppress: 0.65,
+  strong: 0.7,
+  learned: 0.5,
+  learnedDerived: 0.9,
+} as const;
 
 /** How much a signal counts from the agent or host (`derived`) and from the user's own words (`own`). */
 const TRUST_FACTORS: Record<SignalCode, { derived: number; own: number }> = {
@@ -108,7 +119,12 @@ interface Finding {
   atModel?: boolean;
 }
 
-export function scoreSafety(input: SafetyInput): SafetyVerdict {
+export interface ScoreOptions {
+  /** Read the learned signal too (default); off, the verdict is the rules' alone. */
+  learned?: boolean;
+}
+
+export function scoreSafety(input: SafetyInput, options: ScoreOptions = {}): SafetyVerdict {
   const norm = normalizeForSafety(input.text);
   const trust = trustOf(input);
   const findings = [...findSignals(norm), ...obfuscationOf(norm)];
@@ -160,9 +176,23 @@ export function scoreSafety(input: SafetyInput): SafetyVerdict {
   for (const w of best.values()) rest *= 1 - w;
   const score = Math.round((1 - rest) * 1000) / 1000;
   if (trust === 'own' && findings.length > 0) context.add('own_words');
-  const action = decide(score, trust, strong);
+  let action = decide(score, trust, strong);
+  // The learned signal reads what no rule names; the user's own words are theirs, and it never suppresses.
+  const learned =
+    trust === 'own' || options.learned === false ? 0 : Math.round(learnedScore(input.text) * 1000) / 1000;
+  const bar = trust === 'derived' ? SAFETY_THRESHOLDS.learnedDerived : SAFETY_THRESHOLDS.learned;
+  if (action === 'allow' && learned >= bar) {
+    action = 'quote';
+    context.add('learned');
+  }
   const reasons = [...dedupe(findings).slice(0, MAX_REASONS), ...[...context].map((code) => ({ code }))];
-  return { action, score, reasons, ...(action === 'quote' ? { quoted: quoteAsData(input.text) } : {}) };
+  return {
+    action,
+    score,
+    learned,
+    reasons,
+    ...(action === 'quote' ? { quoted: quoteAsData(input.text) } : {}),
+  };
 }
 
 const TOKENS = new Set<SignalCode>(['role_tag', 'tool_call']);
