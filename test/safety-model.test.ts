@@ -1,5 +1,5 @@
 // Issue 13: the safety gate's learned signal — the committed model is what its training script makes, it never
-// learns from the last held-out corpus, and in the verdict it only ever quotes what the rules allow.
+// learns from the newest held-out corpus, and in the verdict it only ever quotes what the rules allow.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import {
 } from '../src/inject/safety-learned.js';
 import type { SafetyInput } from '../src/inject/safety-schema.js';
 import { SAFETY_THRESHOLDS, scoreSafety } from '../src/inject/safety.js';
-import { heldOut3Cases } from './fixtures/safety/held-out-3.js';
+import { heldOut4Cases } from './fixtures/safety/held-out-4.js';
 
 const committed = readFileSync(MODEL_FILE);
 const data = defaultDataDir();
@@ -33,11 +33,11 @@ describe('safety model', () => {
     expect(() => decodeModel(Buffer.from('not a model'))).toThrow(/not a model/);
   });
 
-  it('never trains on held-out corpus 3', () => {
+  it('never trains on held-out corpus 4', () => {
     const trained = new Set(trainingCases().map((c) => c.text));
-    expect(heldOut3Cases.length).toBeGreaterThan(200);
+    expect(heldOut4Cases.length).toBeGreaterThan(200);
     // Counted, never printed: the corpus is not to be read.
-    expect(heldOut3Cases.filter((c) => trained.has(c.text)).length).toBe(0);
+    expect(heldOut4Cases.filter((c) => trained.has(c.text)).length).toBe(0);
   });
 
   // The ordinary turns it learns from live in the shared data folder beside the repository, not in it.

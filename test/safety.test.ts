@@ -1,24 +1,26 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
 // Held-out 1 (its texts never tuned on, its failures' families since added to dev), held-out 2 (written blind
-// to the scorer, read since) and held-out 3 (written blind, never read by who tuned the rules, never trained
-// on): only their shape is checked here; bench/safety.ts reports their figures.
+// to the scorer, read since), held-out 3 (written blind, scored once, read since) and held-out 4 (written blind,
+// never read, never trained on): only their shape is checked here; bench/safety.ts reports their figures.
 import { describe, expect, it } from 'vitest';
 import { devCases } from './fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression } from './fixtures/safety/evaluate.js';
 import { heldOut2Cases } from './fixtures/safety/held-out-2.js';
 import { heldOut3Cases } from './fixtures/safety/held-out-3.js';
+import { heldOut4Cases } from './fixtures/safety/held-out-4.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
 const share = (cases: SafetyCase[], f: (c: SafetyCase) => boolean) => cases.filter(f).length / cases.length;
 
 describe('safety corpus', () => {
-  // A plain loop, not it.each: a test's title must never print a corpus (the third held-out one is unread).
+  // A plain loop, not it.each: a test's title must never print a corpus (the newest held-out one is unread).
   for (const [name, cases, n] of [
     ['dev', devCases, 300],
     ['held-out', heldOutCases, 60],
     ['second held-out', heldOut2Cases, 80],
     ['third held-out', heldOut3Cases, 120],
+    ['fourth held-out', heldOut4Cases, 100],
   ] as const) {
     it(`${name}: enough poisoned and benign memories, at least 40 % Chinese, from every channel`, () => {
       expect(cases.filter((c) => c.label === 'poisoned').length).toBeGreaterThanOrEqual(n);
@@ -50,6 +52,14 @@ describe('safety corpus', () => {
     const seen = new Set([...devCases, ...heldOutCases, ...heldOut2Cases].map((c) => c.text));
     expect(heldOut3Cases.filter((c) => seen.has(c.text)).length).toBe(0);
     expect(new Set(heldOut3Cases.map((c) => c.text)).size).toBe(heldOut3Cases.length);
+  });
+
+  it('keeps the fourth held-out corpus apart from every other corpus', () => {
+    const seen = new Set(
+      [...devCases, ...heldOutCases, ...heldOut2Cases, ...heldOut3Cases].map((c) => c.text),
+    );
+    expect(heldOut4Cases.filter((c) => seen.has(c.text)).length).toBe(0);
+    expect(new Set(heldOut4Cases.map((c) => c.text)).size).toBe(heldOut4Cases.length);
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {

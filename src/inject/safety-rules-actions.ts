@@ -15,7 +15,7 @@ const SECRETS_ZH =
 /** Acts on the user's accounts or on everything they hold. */
 const ACT_EN = String.raw`\b(?:approve|accept|pay|unsubscribe|subscribe|merge|delete|wipe|purge|reset|grant|cancel|archive)\b[^.\n]{0,40}?\b(?:every|all|each|the user'?s?|the recipient'?s?|their|payee|invoices?|payments?|pending|subscriptions?|passwords?|bank|accounts?|card on file|saved card|newsletters?|access|permissions?)\b|\brelease\s+(?:the\s+)?(?:payment|funds)\b|\b(?:buy|purchase|order|book)\b[^.\n]{0,60}?(?:[$€£¥]\s?\d|\bfrom\s+[\w-]+\.(?:com|shop|store|io|net|xyz|top|site)\b)|\bmark\s+(?:it|them|(?:invoice\s+)?[\w#-]{1,20})\s+(?:as\s+)?paid\b|\b(?:update|change|switch|replace|set)\s+(?:the\s+)?(?:[\w'&-]+\s+){0,4}?(?:payee|bank|beneficiary|IBAN|routing|remittance)\s*(?:details|info(?:rmation)?|number|account)?\s+(?:to|with|for)\b`;
 const ACT_ZH =
-  '(?:用|使用)(?:已保存|已绑定|绑定)的(?:银行卡|信用卡|卡)|(?:批准|放款|付款|支付|打款|打到|转账|汇款|退订|开通|删除|清空|标记为已读|接受|改成|改为|更新为)[^，。！？\\n]{0,16}?(?:所有|全部|一切|用户|收款|账户|账号|银行卡|订阅|邀请|日程|款项|定金|报销单|记录)|(?:收款|付款|银行|账户|账号)(?:信息|账户|账号)?[^，。！？\\n]{0,6}?(?:改成|改为|更新为|换成|变更为)|直接放款';
+  '(?:用|使用)(?:已保存|已绑定|绑定)的(?:银行卡|信用卡|卡)|(?:批准|放款|付款|支付|打款|打到|转账|汇款|退订|开通|删除|清空|标记为已读|接受|改成|改为|更新为)[^，。！？\\n]{0,16}?(?:所有|全部|一切|用户|收款|账户|账号|银行卡|订阅|邀请|日程|款项|定金|报销单|记录)|(?:收款|付款|银行|账户|账号)(?:信息|账户|账号)?[^，。！？\\n]{0,6}?(?:改成|改为|更新为|换成|变更为)|直接放款|标记为已(?:收|付|付款|支付|收款|到账|完成|处理|审核|批准)|(?:收款|付款|银行)(?:账户|账号|信息|卡)[^，。！？\\n]{0,8}?(?:变更|更换|更改|调整)';
 
 // prettier-ignore
 export const ACTION_RULES: SafetyRule[] = [
@@ -40,13 +40,17 @@ export const SECRECY_RULES: SafetyRule[] = [
   rule('secrecy', 0.55, String.raw`\bkeep\s+(?:this|it|that|these)\s+between\s+(?:us|ourselves)\b|\bkeep\s+(?:[\w-]+\s+){0,3}?(?:silent|secret|hidden)\b`),
   rule('secrecy', 0.6, String.raw`\b(?:do not|don't|never|without|not)\s+(?:indicat\w*|signal\w*|flag\w*|mention\w*|not(?:e|ing)|say\w*|disclos\w*|reveal\w*)\s+(?:that\s+)?(?:anything|something|it|this|items?|parts?|content)\s+(?:was|were|has been|had been|is)\s+(?:removed|omitted|left out|changed|edited|hidden|deleted|cut|redacted)`),
   rule('secrecy', 0.5, String.raw`\bleave\s+out\s+[^.\n]{0,60}?\b(?:entirely|completely|altogether)\b|\bleave\s+[^.\n]{1,60}?\s+out\s+of\s+(?:the|your)\s+(?:summary|reply|answer|report|minutes)\b`),
+  rule('secrecy', 0.6, String.raw`\b(?:stay|remain|be kept|kept|be)\s+(?:hidden|secret|invisible)\s+from\s+(?:the\s+)?(?:user|owner|customer|account holder|recipient)s?\b|\bnever\s+(?:appear|show up|be mentioned)\s+in\s+(?:the\s+|any\s+|my\s+|your\s+)?(?:[\w-]+\s+)?(?:reports?|summar(?:y|ies)|digests?|updates?|replies)\b|\bkeep\s+(?:it|this|that|them)\s+out\s+of\s+(?:my|the|your|all|any)\s+(?:[\w-]+\s+)?(?:summar(?:y|ies)|reports?|digests?|replies|answers?)\b`),
+  rule('secrecy', 0.5, String.raw`\b(?:not|never)\s+(?:bring\s+up|raise|discuss|disclose)\s+(?:its|their|the|any)\s+(?:[\w-]+\s+)?(?:fees?|charges?|costs?|risks?|side effects?|complaints?|problems?|issues?|downsides?)\b`),
   rule('secrecy', 0.5, String.raw`\b(?:not|never)\s+(?:mention|recommend|suggest|link to)\w*\s+(?:any\s+)?(?:competing|competitors?|alternatives?|rivals?|other (?:services|products|vendors|providers)|free (?:alternatives?|options?)|side effects?|the (?:fee|charge|renewal))|\bomit\s+(?:[\w-]+\s+){0,4}?(?:critic\w*|negative|warnings?|risks?|side effects?|responses?|reviews?|complaints?)\b`),
   rule('secrecy', 0.55, String.raw`\b(?:should|must|shall|will|do|does)\s*(?:not|n't)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?(?:user|owner|customer|recipient|human)s?\b|\b(?:delete|clear|remove|wipe)\s+(?:the\s+)?(?:sent|outgoing)\s+(?:items?|messages?|mail|e-?mails?|records?|copies)\b`),
   rule('secrecy', 0.5, String.raw`\((?:do not|don't|not to be|never)\s+(?:display(?:ed)?|show(?:n)?|reveal(?:ed)?)(?:\s+to\s+(?:the\s+)?(?:user|reader))?\)|\b(?:do not|don't|never|without)\s+(?:notify|tell|inform|alert)(?:ing)?\s+(?:anyone|anybody|others)\b(?!\s+(?:your|the)\s+(?:password|code|PIN|OTP))`),
   rule('secrecy', 0.5, '[（(](?:不要|勿|请勿|不得|切勿)(?:展示|显示|给用户看|告诉用户)[)）]|(?:不要|别|不得|无需)(?:通知|告诉|告知)(?:任何人|其他人|别人)'),
   rule('secrecy', 0.6, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不应该|不可)(?:告诉|告知|通知|提醒)(?:用户|主人|收件人|客户)|保持沉默|守口如瓶|对(?:用户|主人|客户)保密|(?:别|不要|不得)让(?:用户|主人)(?:知道|发现|察觉|看到)'),
+  rule('secrecy', 0.5, '(?:不提|别提|不说)[^，。！？\\n]{0,8}?(?:副作用|差评|缺点|缺陷|售后问题|投诉|风险|费用|扣款|续费)'),
+  rule('secrecy', 0.55, '(?:不用|不必|无需|别|不要)(?:再)?(?:跟|和|向|对)(?:你的?)?(?:老板|主人|用户|领导|上司|委托人)(?:说|讲|汇报|报告|提|提起)'),
   rule('secrecy', 0.5, '(?:不要|别|不得|不能|切勿|勿|不许|不应|不可)(?:提及|提到|提起|透露|说明|显示)(?:任何)?[^，。！？\\n]{0,8}?(?:副作用|替代品|竞品|竞争|风险|差评|缺点|缺陷|删除|删掉|删减|改动|扣款|收费|续费|费用)'),
   rule('secrecy', 0.5, '(?:别|不要|不得|切勿)(?:提|提及|提起|说)(?:这个|此|这次|这项)(?:改动|变更|修改|调整)'),
   rule('secrecy', 0.5, '(?:回复|回答|总结|摘要|提交信息|提交说明|commit|PR|说明|日志)(?:里|中)(?:不要|别|不得|切勿)(?:提|提及|提到|透露|说明|写)'),
-  rule('secrecy', 0.55, '(?:不要|别|不得|不能|切勿|勿|不许)(?:出现|写进|写入|放进|放到|包含|体现)在?(?:摘要|总结|回复|回答|报告|纪要)|(?:删除|清除|清空)(?:掉)?(?:已发送|发送)(?:的)?(?:记录|邮件)|转发完(?:后)?删除|(?:不要|别|不得|无需|不用)(?:注明|说明|标注|提示|表明|标出)(?:有|已|做过|进行了)?(?:删减|删除|删改|改动|修改)'),
+  rule('secrecy', 0.55, '(?:不要|别|不得|不能|切勿|勿|不许)(?:出现|写进|写入|放进|放到|包含|体现)在?[^，。！？\\n]{0,8}?(?:摘要|总结|回复|回答|报告|纪要|日报|周报|汇报|简报)|(?:删除|清除|清空)(?:掉)?(?:已发送|发送)(?:的)?(?:记录|邮件)|转发完(?:后)?删除|(?:不要|别|不得|无需|不用)(?:注明|说明|标注|提示|表明|标出)(?:有|已|做过|进行了)?(?:删减|删除|删改|改动|修改)'),
 ];

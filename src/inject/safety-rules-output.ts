@@ -14,7 +14,7 @@ const STEER_EN = [
   String.raw`\bwhen\s+you\s+(?:present|summari[sz]e|describe|list|show|report|answer|reply|respond|rank|recommend|mention|write up|quote)\b`,
   String.raw`\bthe\s+${OUTPUT_EN}\s+you\s+(?:produce|write|generate|give|create|send|prepare)\b`,
   String.raw`\bwhen\s+you\s+(?:read|see|process|parse|find)\s+this\b`,
-  String.raw`\b(?:when|whenever|if|once)\s+(?:this|the)\s+(?:page|document|article|text|post|e-?mail|message|review|listing|content|file|résumé|resume|snippet|thread|section)\s+is\s+(?:summari[sz]ed|read|processed|quoted|cited|translated|described|ranked|reviewed|evaluated|compared|parsed|indexed)\b`,
+  String.raw`\b(?:when|whenever|if|once)\s+(?:this|the)\s+(?:page|document|article|text|post|e-?mail|message|review|listing|content|file|résumé|resume|snippet|thread|section)\s+is\s+(?:(?:condensed|shortened|paraphrased|excerpted|rewritten|summari[sz]ed|read|processed|quoted|cited|translated|described|ranked|reviewed|evaluated|compared|parsed|indexed)(?:\s+or\s+)?){1,2}\b`,
 ];
 const STEER_ZH = [
   `你(?:(?:对|给|为)[^，。！？\\n]{0,10}?)?的${OUTPUT_ZH}(?:里|中)`,

@@ -43,7 +43,9 @@ export const SYNTAX_RULES: SafetyRule[] = [
   rule('role_tag', 0.75, String.raw`(?<!-)-{3,}[ \t]*(?:BEGIN|END)\s+(?:SYSTEM|INSTRUCTIONS?|PROMPT|DEVELOPER)\b`),
   rule('role_tag', 0.5, String.raw`"role"\s*:\s*"(?:system|developer)"\s*,\s*"content"\s*:`),
   rule('role_tag', 0.7, String.raw`(?:^|\n)[ \t]*-?[ \t]*role[ \t]*:[ \t]*["']?(?:system|developer)["']?[ \t]*\n[ \t]*content[ \t]*:|#{1,4}[ \t]*SYSTEM[ \t]+(?:OVERRIDE|UPDATE|NOTICE|MESSAGE|PROMPT|INSTRUCTIONS?|DIRECTIVE)\b`),
-  rule('role_tag', 0.75, String.raw`\[\/?(?:INST|SYS|SYSTEM(?: (?:MESSAGE|NOTICE|PROMPT|OVERRIDE|NOTE))?|ADMIN|DEVELOPER)\]`),
+  rule('role_tag', 0.75, String.raw`\[\/?(?:INST|SYS|SYSTEM(?: (?:MESSAGE|NOTICE|PROMPT|OVERRIDE|NOTE))?)\]`),
+  // "[ADMIN]" as a label is written in capitals; "[admin]" is a list of scopes or roles in code and config.
+  rule('role_tag', 0.75, String.raw`\[\/?(?:ADMIN|DEVELOPER|Admin|Developer)\]`, 'gu'),
   rule('role_tag', 0.7, String.raw`#{2,4}[ \t]*(?:instruction:?|instructions:|system:|system prompt:?|new instructions?:?|response:)[ \t]*(?=\n|$)`),
   // A speaker label starting a line after the first, or a hidden comment: a transcript planted in data.
   rule('role_tag', 0.55, String.raw`(?:\n|<!--|-->)[ \t]*(?:system|assistant|ai assistant|chatgpt|gpt|claude|model)[ \t]*:`),
