@@ -1,6 +1,6 @@
 // `npx tsx bench/safety.ts [--data ../shared/data]`: the safety gate on its dev corpus (tuned on), its first and
-// second held-out corpora (read since they were scored) and its third, written blind to the scorer and scored
-// once on the frozen scorer, per kind of attack and of look-alike, with the rules alone beside the whole gate
+// second and third held-out corpora (read since they were scored) and its fourth, written blind to the scorer and
+// scored once on the frozen scorer, per kind of attack and of look-alike, with the rules alone beside the whole gate
 // (rules and learned signal); then ordinary conversation it never trained on (LoCoMo turns) and its cost. Prints
 // the Markdown section and writes it into docs/BENCHMARKS.md between its markers.
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { devCases } from '../test/fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression, type Tally } from '../test/fixtures/safety/evaluate.js';
 import { heldOut2Cases } from '../test/fixtures/safety/held-out-2.js';
 import { heldOut3Cases } from '../test/fixtures/safety/held-out-3.js';
+import { heldOut4Cases } from '../test/fixtures/safety/held-out-4.js';
 import { heldOutCases } from '../test/fixtures/safety/held-out.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 import { writeSection } from './report.js';
@@ -78,8 +79,12 @@ const held2 = section(
   heldOut2Cases,
 );
 const held3 = section(
-  'Held-out corpus 3 (written blind to the scorer, scored once on the frozen scorer, never trained on)',
+  'Held-out corpus 3 (written blind, scored once at 33bf443; read, tuned and trained on since)',
   heldOut3Cases,
+);
+const held4 = section(
+  'Held-out corpus 4 (written blind to the scorer, scored once on the frozen scorer, never trained on)',
+  heldOut4Cases,
 );
 
 /** Ordinary conversation the learned signal never trained on: LoCoMo's turns, read as tool text. */
@@ -127,6 +132,7 @@ function crossAuthor(): string[] {
     ['dev-2', dev2Cases],
     ['dev-3', dev3Cases],
     ['held-out 2', heldOut2Cases],
+    ['held-out 3', heldOut3Cases],
   ] as const) {
     const left = new Set(cases.map((c) => c.text));
     const model = trainSafetyModel(rows.filter((r) => !left.has(r.text)));
@@ -156,6 +162,7 @@ const lines = [
   ...held.lines,
   ...held2.lines,
   ...held3.lines,
+  ...held4.lines,
   ...everyday,
   ...cross,
   'What the figures say:',
@@ -197,13 +204,22 @@ const lines = [
   '  dev-3), it took dev-3 detection from 56.3 % to 75.4 %, look-alikes quoted or suppressed from 18.9 % to',
   '  19.6 %. Without the ordinary turns it flagged about a quarter of ordinary English chat; with them, the',
   '  LoCoMo line above.',
-  '- Held-out corpus 3 (`test/fixtures/safety/held-out-3.ts`, 138 + 132, 51 % Chinese) is the measure that',
-  '  counts now: written by a helper who never opened the scorer, with the kinds of dev-3 and hard look-alikes,',
-  '  committed (8c4d110) before any rule of this stop was changed for dev-3, never trained on (a test checks),',
-  `  and scored once, on the scorer frozen at 33bf443: ${held3.figures}. One lapse to know: after the freeze,`,
-  '  a test title (an `it.each` row) printed about a third of its texts to the console of whoever tuned the',
-  '  rules; nothing was changed in the rules or the model after that, but the corpus is no longer unseen, and',
-  '  the next honest check needs a fourth one.',
+  '- Held-out corpus 3 (`test/fixtures/safety/held-out-3.ts`, 138 + 132, 51 % Chinese): written by a helper',
+  '  who never opened the scorer, with the kinds of dev-3 and hard look-alikes, committed (8c4d110) before any',
+  '  rule was changed for dev-3, and scored once, on the scorer frozen at 33bf443: 86.2 % detection, 0.8 % false',
+  '  suppression (1 of 132); the rules alone 65.9 %. One lapse: after that freeze, a test title (an `it.each`',
+  '  row) printed about a third of its texts to the console of whoever tuned the rules; nothing was changed',
+  '  before it was scored. Its failures were then read and general rules made for their kinds (orders from a',
+  "  host's loaded guidelines, personas given by name, a reader of a feed or of a customer's question told what",
+  '  to do, what a comparison must conclude, notes the agent kept from a page, scam fees, dotted calls; [admin]',
+  '  scopes in code were a false suppression), and the learned signal was retrained with it: its figure now',
+  `  (${held3.figures}) is a dev figure.`,
+  '- Held-out corpus 4 (`test/fixtures/safety/held-out-4.ts`, 123 + 119, 52 % Chinese) is the measure that',
+  '  counts now: written by a third helper under the same rules (it saw one commit message of the scorer in a',
+  '  `git log`, not its code), committed (af0f1a6) before the fifth round of rules, never trained on (a test',
+  `  checks), and scored once, on the scorer frozen at c75b967: ${held4.figures}. Two of its benign`,
+  "  sentences were the brief's own examples and also stood in held-out corpora 1 and 3; those two copies were",
+  '  reworded there, so the corpora stay apart.',
   '- The figures measure forms that three or four people wrote in English and Chinese; attacks by someone else,',
   '  in other languages or in forms none of them thought of, will do worse.',
   '- "quote" is not a failure for a poisoned memory (it reaches the prompt only as marked, neutralised data),',
