@@ -1,11 +1,11 @@
 // `npx tsx scripts/train-safety-model.ts [--data ../shared/data]`: trains the safety gate's learned signal
 // (src/inject/safety-learned.ts) and writes src/inject/safety-model.bin. It learns from every safety corpus that
 // has been read — the generated dev corpus (one case in four: its templates repeat themselves), the hand-written
-// ones, dev-2, dev-3 and held-out corpora 1 to 3, whose failures were read — and from ordinary conversation
+// ones, dev-2, dev-3 and held-out corpora 1 to 4, whose failures were read — and from ordinary conversation
 // as benign text, so that chatting is not mistaken for an attack: turns of LongMemEval and MemoryBank (MIT),
 // KdConv and DuLeMon (Apache-2.0) and the project's zh-agent log, read from the shared data folder beside the
 // repository (never copied into it; LoCoMo, non-commercial, is left out and used only to check). Held-out
-// corpus 4 is never trained on. Deterministic: the same inputs give the same file (test/safety-model.test.ts).
+// corpus 5 is never trained on. Deterministic: the same inputs give the same file (test/safety-model.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,7 @@ import { familyCases } from '../test/fixtures/safety/families.js';
 import { handwrittenCases } from '../test/fixtures/safety/handwritten.js';
 import { heldOut2Cases } from '../test/fixtures/safety/held-out-2.js';
 import { heldOut3Cases } from '../test/fixtures/safety/held-out-3.js';
+import { heldOut4Cases } from '../test/fixtures/safety/held-out-4.js';
 import { heldOutCases } from '../test/fixtures/safety/held-out.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 
@@ -137,6 +138,7 @@ export function trainingCases(): SafetyCase[] {
     ...heldOutCases,
     ...heldOut2Cases,
     ...heldOut3Cases,
+    ...heldOut4Cases,
   ];
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../src/inject/safety-learned.js';
 import type { SafetyInput } from '../src/inject/safety-schema.js';
 import { SAFETY_THRESHOLDS, scoreSafety } from '../src/inject/safety.js';
-import { heldOut4Cases } from './fixtures/safety/held-out-4.js';
+import { heldOut5Cases } from './fixtures/safety/held-out-5.js';
 
 const committed = readFileSync(MODEL_FILE);
 const data = defaultDataDir();
@@ -33,11 +33,11 @@ describe('safety model', () => {
     expect(() => decodeModel(Buffer.from('not a model'))).toThrow(/not a model/);
   });
 
-  it('never trains on held-out corpus 4', () => {
+  it('never trains on held-out corpus 5', () => {
     const trained = new Set(trainingCases().map((c) => c.text));
-    expect(heldOut4Cases.length).toBeGreaterThan(200);
+    expect(heldOut5Cases.length).toBeGreaterThan(200);
     // Counted, never printed: the corpus is not to be read.
-    expect(heldOut4Cases.filter((c) => trained.has(c.text)).length).toBe(0);
+    expect(heldOut5Cases.filter((c) => trained.has(c.text)).length).toBe(0);
   });
 
   // The ordinary turns it learns from live in the shared data folder beside the repository, not in it.

@@ -8,6 +8,7 @@ import { detection, evaluate, falseSuppression } from './fixtures/safety/evaluat
 import { heldOut2Cases } from './fixtures/safety/held-out-2.js';
 import { heldOut3Cases } from './fixtures/safety/held-out-3.js';
 import { heldOut4Cases } from './fixtures/safety/held-out-4.js';
+import { heldOut5Cases } from './fixtures/safety/held-out-5.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
@@ -21,6 +22,7 @@ describe('safety corpus', () => {
     ['second held-out', heldOut2Cases, 80],
     ['third held-out', heldOut3Cases, 120],
     ['fourth held-out', heldOut4Cases, 100],
+    ['fifth held-out', heldOut5Cases, 100],
   ] as const) {
     it(`${name}: enough poisoned and benign memories, at least 40 % Chinese, from every channel`, () => {
       expect(cases.filter((c) => c.label === 'poisoned').length).toBeGreaterThanOrEqual(n);
@@ -60,6 +62,14 @@ describe('safety corpus', () => {
     );
     expect(heldOut4Cases.filter((c) => seen.has(c.text)).length).toBe(0);
     expect(new Set(heldOut4Cases.map((c) => c.text)).size).toBe(heldOut4Cases.length);
+  });
+
+  it('keeps the fifth held-out corpus apart from every other corpus', () => {
+    const seen = new Set(
+      [...devCases, ...heldOutCases, ...heldOut2Cases, ...heldOut3Cases, ...heldOut4Cases].map((c) => c.text),
+    );
+    expect(heldOut5Cases.filter((c) => seen.has(c.text)).length).toBe(0);
+    expect(new Set(heldOut5Cases.map((c) => c.text)).size).toBe(heldOut5Cases.length);
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {

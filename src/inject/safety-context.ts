@@ -81,10 +81,11 @@ const EXPLAINING = new RegExp(
 );
 
 // A line that reads as source code: a keyword, a line ending in ; { [ ( or in a closing bracket and a comma, a
-// line of closing brackets, an assignment, a // or /* comment or a docstring quote ("#" lines are left out:
+// line of closing brackets, an assignment, a // or /* comment, a docstring quote or a line holding one string
+// literal ("#" lines are left out:
 // Markdown headings look the same).
 const CODE_LINE =
-  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif|assert)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')/u;
+  /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif|assert)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')|^[ \t]*(['"\x60])[^\n]{0,300}\1[ \t]*[,+]?[ \t]*$/u;
 
 /** A JSON key is followed by a colon; a value follows a quoted key and a colon. */
 const JSON_KEY = /^\s?:/u;

@@ -10,7 +10,7 @@ export interface Decoded {
 
 const ROT13_HINT = /\b(?:rot|ebg)[\s-]?13\b|\bcaesar\b|凯撒|回转13/iu;
 const REVERSE_HINT =
-  /倒过来读|倒着读|反过来读|倒序|逆序|从右往左读|\bread (?:it |this )?backwards\b|\breversed?\b/iu;
+  /倒过来读|倒着读|反过来读|反着写|倒着写|反过来写|倒过来写|倒序|逆序|从右往左读|\bread (?:it |this )?backwards\b|\breversed?\b/iu;
 const LEET_WORD = /(?<![\w'])(?=[\w'$@]*[a-z])(?=[\w'$@]*[013457$@])[a-z013457$@']{3,}(?![\w'])/giu;
 const LEET: Record<string, string> = {
   '0': 'o',
