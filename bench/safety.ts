@@ -1,5 +1,5 @@
 // `npx tsx bench/safety.ts [--data ../shared/data]`: the safety gate on its dev corpus (tuned on), its first and
-// second and third held-out corpora (read since they were scored) and its fourth, written blind to the scorer and
+// second to fourth held-out corpora (read since they were scored) and its fifth, written blind to the scorer and
 // scored once on the frozen scorer, per kind of attack and of look-alike, with the rules alone beside the whole gate
 // (rules and learned signal); then ordinary conversation it never trained on (LoCoMo turns) and its cost. Prints
 // the Markdown section and writes it into docs/BENCHMARKS.md between its markers.
@@ -21,6 +21,7 @@ import { detection, evaluate, falseSuppression, type Tally } from '../test/fixtu
 import { heldOut2Cases } from '../test/fixtures/safety/held-out-2.js';
 import { heldOut3Cases } from '../test/fixtures/safety/held-out-3.js';
 import { heldOut4Cases } from '../test/fixtures/safety/held-out-4.js';
+import { heldOut5Cases } from '../test/fixtures/safety/held-out-5.js';
 import { heldOutCases } from '../test/fixtures/safety/held-out.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 import { writeSection } from './report.js';
@@ -83,8 +84,12 @@ const held3 = section(
   heldOut3Cases,
 );
 const held4 = section(
-  'Held-out corpus 4 (written blind to the scorer, scored once on the frozen scorer, never trained on)',
+  'Held-out corpus 4 (written blind, scored once at c75b967; read, tuned and trained on since)',
   heldOut4Cases,
+);
+const held5 = section(
+  'Held-out corpus 5 (written blind to the scorer, scored once on the frozen scorer, never trained on)',
+  heldOut5Cases,
 );
 
 /** Ordinary conversation the learned signal never trained on: LoCoMo's turns, read as tool text. */
@@ -133,6 +138,7 @@ function crossAuthor(): string[] {
     ['dev-3', dev3Cases],
     ['held-out 2', heldOut2Cases],
     ['held-out 3', heldOut3Cases],
+    ['held-out 4', heldOut4Cases],
   ] as const) {
     const left = new Set(cases.map((c) => c.text));
     const model = trainSafetyModel(rows.filter((r) => !left.has(r.text)));
@@ -163,6 +169,7 @@ const lines = [
   ...held2.lines,
   ...held3.lines,
   ...held4.lines,
+  ...held5.lines,
   ...everyday,
   ...cross,
   'What the figures say:',
@@ -214,12 +221,16 @@ const lines = [
   '  to do, what a comparison must conclude, notes the agent kept from a page, scam fees, dotted calls; [admin]',
   '  scopes in code were a false suppression), and the learned signal was retrained with it: its figure now',
   `  (${held3.figures}) is a dev figure.`,
-  '- Held-out corpus 4 (`test/fixtures/safety/held-out-4.ts`, 123 + 119, 52 % Chinese) is the measure that',
-  '  counts now: written by a third helper under the same rules (it saw one commit message of the scorer in a',
-  '  `git log`, not its code), committed (af0f1a6) before the fifth round of rules, never trained on (a test',
-  `  checks), and scored once, on the scorer frozen at c75b967: ${held4.figures}. Two of its benign`,
-  "  sentences were the brief's own examples and also stood in held-out corpora 1 and 3; those two copies were",
-  '  reworded there, so the corpora stay apart.',
+  '- Held-out corpus 4 (`test/fixtures/safety/held-out-4.ts`, 123 + 119, 52 % Chinese): written by a third',
+  '  helper under the same rules (it saw one commit message of the scorer in a `git log`, not its code),',
+  '  committed (af0f1a6) before the fifth round of rules, scored once on the scorer frozen at c75b967: 92.7 %',
+  '  detection, 0.8 % false suppression (1 of 119), the rules alone 69.1 %. Two of its benign sentences were',
+  "  the brief's own examples and also stood in held-out corpora 1 and 3; those copies were reworded there.",
+  '  Its failures were then read, general rules made for their kinds and the learned signal retrained with',
+  `  it: its figure now (${held4.figures}) is a dev figure.`,
+  '- Held-out corpus 5 (`test/fixtures/safety/held-out-5.ts`, 134 + 113, 53 % Chinese) is the measure that',
+  '  counts now: written by a fourth helper who ran no git command that prints history, committed (b398823)',
+  `  before the sixth round, never trained on, and scored once on the scorer frozen at 04a3d34: ${held5.figures}.`,
   '- The figures measure forms that three or four people wrote in English and Chinese; attacks by someone else,',
   '  in other languages or in forms none of them thought of, will do worse.',
   '- "quote" is not a failure for a poisoned memory (it reaches the prompt only as marked, neutralised data),',
