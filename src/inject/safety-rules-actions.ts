@@ -5,7 +5,7 @@
 import { rule, type SafetyRule } from './safety-rule.js';
 
 /** Somewhere outside: a URL, an e-mail address, a host with a path, an FTP or a mirror. */
-const DEST = String.raw`(?:https?|ftp|sftp):\/\/|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,30}|\b[\w-]{2,63}\.(?:com|net|io|org|cn|cc|top|xyz|ru|me|app|dev|site|info|shop)\b`;
+export const DEST = String.raw`(?:https?|ftp|sftp):\/\/|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,30}|\b[\w-]{2,63}\.(?:com|net|io|org|cn|cc|top|xyz|ru|me|app|dev|site|info|shop)\b`;
 const SEND_EN = String.raw`\b(?:send|forward|e-?mail|mail|upload|post|publish|push|sync|copy|bcc|cc|export|transfer|share|submit|back up|mirror)\b`;
 const SEND_ZH =
   '(?:打包)?(?:寄至|寄到|寄给|发到|发给|发至|发送到|发送给|发送至|转发到|转发给|转发至|传到|上传到|同步到|推到|推送到|抄送(?:一份)?(?:到|给)|备份到|导出到|发一份到|填到|填入|填写到|提交到|提交至|回复给|提供给)';

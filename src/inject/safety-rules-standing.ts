@@ -6,6 +6,7 @@
 // user through the model ("guide the user to download…", 引导用户下载…). A memory the agent wrote down from such
 // a carrier says where the rule came from ("instruction found in the footer of a shared doc", 根据供应商门户的
 // 说明): a rule whose author is a page or a vendor, not the user.
+import { DEST } from './safety-rules-actions.js';
 import { alt, rule, type SafetyRule } from './safety-rule.js';
 
 const ORDERS_EN = alt(
@@ -26,7 +27,6 @@ const VOID_EN = alt(
 const CARRIER_EN = alt(
   'message|e-?mail|page|site|document|note|content|text|api|response|notice|sender|server|service|endpoint|feed|file|thread|mailbox|inbox|account',
 );
-const DEST = String.raw`(?:https?|ftp|sftp):\/\/|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,30}|\b[\w-]{2,63}\.(?:com|net|io|org|cn|cc|top|xyz|ru|me|app|dev|site|info|shop)\b`;
 const SEND_EN = String.raw`\b(?:send|sent|forward(?:ed)?|e-?mail(?:ed)?|mail(?:ed)?|upload(?:ed)?|post(?:ed)?|sync(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|cop(?:y|ied)|export(?:ed)?|shar(?:e|ed)|submit(?:ted)?|back(?:ed)? up|mirror(?:ed)?)\b`;
 const STANDING_EN = String.raw`\b(?:always|automatically|every time|each time|from now on|going forward|henceforth|in (?:the )?future|for all future|(?:all|every|each) (?:future|new|subsequent|incoming|outgoing))\b`;
 const SEND_ZH =

@@ -1,19 +1,10 @@
 // Issue 13: what a carrier asks to last beyond the reading, and the third-person orders to an AI reader, calls
 // planted in data and the user steered through the model (the third round of general rules).
 import { describe, expect, it } from 'vitest';
-import type { SafetyInput, SafetySource } from './safety-schema.js';
+import { action, codes, tool } from '../../test/helpers/safety.js';
+import type { SafetySource } from './safety-schema.js';
 import { scoreSafety } from './safety.js';
 
-const tool = (text: string, source?: SafetySource): SafetyInput => ({
-  text,
-  kind: 'tool_result',
-  role: 'tool',
-  ...(source ? { source } : {}),
-});
-// The rules alone: the learned signal is tested in safety-learned.test.ts.
-const rules = (input: SafetyInput) => scoreSafety(input, { learned: false });
-const action = (input: SafetyInput) => rules(input).action;
-const codes = (input: SafetyInput) => rules(input).reasons.map((r) => r.code);
 const own = (text: string) => action({ text, kind: 'user_message', role: 'user' });
 const fact = (text: string) => action({ text, kind: 'fact', role: 'agent' });
 

@@ -2,20 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createLocalClient } from '../local-client.js';
 import { createMethodTable } from '../protocol/methods.js';
 import { openMemory } from '../service.js';
+import { action, codes, tool } from '../../test/helpers/safety.js';
 import { QUOTE_CLOSE, QUOTE_OPEN } from './safety-quote.js';
 import { SafetyCheckResultSchema, type SafetyInput, type SafetySource } from './safety-schema.js';
 import { quoteAsData, SAFETY_THRESHOLDS, scoreSafety } from './safety.js';
-
-const tool = (text: string, source?: SafetySource): SafetyInput => ({
-  text,
-  kind: 'tool_result',
-  role: 'tool',
-  ...(source ? { source } : {}),
-});
-// The rules alone: the learned signal is tested in safety-learned.test.ts.
-const rules = (input: SafetyInput) => scoreSafety(input, { learned: false });
-const codes = (input: SafetyInput) => rules(input).reasons.map((r) => r.code);
-const action = (input: SafetyInput) => rules(input).action;
 
 describe('scoreSafety signals', () => {
   it.each([
