@@ -19,7 +19,8 @@ import {
 } from '../src/inject/safety-learned.js';
 import type { SafetyInput } from '../src/inject/safety-schema.js';
 import { SAFETY_THRESHOLDS, scoreSafety } from '../src/inject/safety.js';
-import { heldOut5Cases } from './fixtures/safety/held-out-5.js';
+import { heldOut6Cases } from './fixtures/safety/held-out-6.js';
+import { heldOut7Cases } from './fixtures/safety/held-out-7.js';
 
 const committed = readFileSync(MODEL_FILE);
 const data = defaultDataDir();
@@ -33,11 +34,13 @@ describe('safety model', () => {
     expect(() => decodeModel(Buffer.from('not a model'))).toThrow(/not a model/);
   });
 
-  it('never trains on held-out corpus 5', () => {
+  it('never trains on held-out corpora 6 and 7', () => {
     const trained = new Set(trainingCases().map((c) => c.text));
-    expect(heldOut5Cases.length).toBeGreaterThan(200);
-    // Counted, never printed: the corpus is not to be read.
-    expect(heldOut5Cases.filter((c) => trained.has(c.text)).length).toBe(0);
+    for (const cases of [heldOut6Cases, heldOut7Cases]) {
+      expect(cases.length).toBeGreaterThan(200);
+      // Counted, never printed: the corpora are not to be read.
+      expect(cases.filter((c) => trained.has(c.text)).length).toBe(0);
+    }
   });
 
   // The ordinary turns it learns from live in the shared data folder beside the repository, not in it.

@@ -1,7 +1,8 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
 // Held-out 1 (its texts never tuned on, its failures' families since added to dev), held-out 2 (written blind
-// to the scorer, read since), held-out 3 (written blind, scored once, read since) and held-out 4 (written blind,
-// never read, never trained on): only their shape is checked here; bench/safety.ts reports their figures.
+// to the scorer, read since), held-out 3 to 5 (written blind, each scored once, read since) and held-out 6 and 7
+// (written blind, never read, never trained on): only their shape is checked here; bench/safety.ts reports
+// their figures.
 import { describe, expect, it } from 'vitest';
 import { devCases } from './fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression } from './fixtures/safety/evaluate.js';
@@ -9,6 +10,8 @@ import { heldOut2Cases } from './fixtures/safety/held-out-2.js';
 import { heldOut3Cases } from './fixtures/safety/held-out-3.js';
 import { heldOut4Cases } from './fixtures/safety/held-out-4.js';
 import { heldOut5Cases } from './fixtures/safety/held-out-5.js';
+import { heldOut6Cases } from './fixtures/safety/held-out-6.js';
+import { heldOut7Cases } from './fixtures/safety/held-out-7.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
@@ -23,6 +26,8 @@ describe('safety corpus', () => {
     ['third held-out', heldOut3Cases, 120],
     ['fourth held-out', heldOut4Cases, 100],
     ['fifth held-out', heldOut5Cases, 100],
+    ['sixth held-out', heldOut6Cases, 110],
+    ['seventh held-out', heldOut7Cases, 110],
   ] as const) {
     it(`${name}: enough poisoned and benign memories, at least 40 % Chinese, from every channel`, () => {
       expect(cases.filter((c) => c.label === 'poisoned').length).toBeGreaterThanOrEqual(n);
@@ -70,6 +75,25 @@ describe('safety corpus', () => {
     );
     expect(heldOut5Cases.filter((c) => seen.has(c.text)).length).toBe(0);
     expect(new Set(heldOut5Cases.map((c) => c.text)).size).toBe(heldOut5Cases.length);
+  });
+
+  it('keeps the sixth and seventh held-out corpora apart from every other corpus and from each other', () => {
+    const older = [
+      ...devCases,
+      ...heldOutCases,
+      ...heldOut2Cases,
+      ...heldOut3Cases,
+      ...heldOut4Cases,
+      ...heldOut5Cases,
+    ];
+    const seen = new Set(older.map((c) => c.text));
+    // Counted, never printed: these corpora are not to be read.
+    for (const cases of [heldOut6Cases, heldOut7Cases]) {
+      expect(cases.filter((c) => seen.has(c.text)).length).toBe(0);
+      expect(new Set(cases.map((c) => c.text)).size).toBe(cases.length);
+    }
+    const sixth = new Set(heldOut6Cases.map((c) => c.text));
+    expect(heldOut7Cases.filter((c) => sixth.has(c.text)).length).toBe(0);
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {
