@@ -1,5 +1,6 @@
 // What obfuscated text says once decoded: ROT13 and reversed text when the text says how to read it,
-// leetspeak (1gn0r3 y0ur ...), letters spaced apart (A s s i s t a n t, 助 手 请 注 意), and \uXXXX escapes.
+// leetspeak (1gn0r3 y0ur ...), letters spaced apart (A s s i s t a n t, 助 手 请 注 意), \uXXXX escapes, and
+// pinyin with its tone marks taken off (zhù shǒu → zhu shou).
 // Each is tried only when its shape or its hint is there, so most texts are never decoded.
 
 export interface Decoded {
@@ -25,6 +26,9 @@ const LEET: Record<string, string> = {
 /** A run of at least eight single characters, each followed by one to three spaces (not a word's last letters). */
 const SPACED = /(?<![A-Za-z0-9])(?:\S[ \u3000]{1,3}(?=\S(?:[ \u3000]|$))){7,}\S(?![A-Za-z0-9])/gu;
 const ESCAPE = /\\u([0-9a-fA-F]{4})/gu;
+/** Pinyin written with tone marks (zhù shǒu qǐng …): macrons and carons are pinyin's, not French or Spanish. */
+const PINYIN_TONE = /[āēīōūǖǎěǐǒǔǚ]/gu;
+const TONED = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/gu;
 /** Single characters joined by hyphens, dots or underscores: S-E-N-D, 发-送-密-码. */
 const SEPARATED = /(?:[^\s\-·_*.][-·_*.]){2,}[^\s\-·_*.]/gu;
 
@@ -46,6 +50,15 @@ export function* decodings(text: string): Generator<Decoded> {
   const separated = text.match(SEPARATED);
   if (separated && separated.join('').length >= 12) {
     yield { text: text.replace(SEPARATED, (run) => run.replace(/[-·_*.]/gu, '')), at: whole };
+  }
+  if ((text.match(PINYIN_TONE)?.length ?? 0) >= 2 && (text.match(TONED)?.length ?? 0) >= 4) {
+    yield {
+      text: text
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/gu, '')
+        .normalize('NFC'),
+      at: whole,
+    };
   }
   if ((text.match(ESCAPE)?.length ?? 0) >= 3) {
     yield {

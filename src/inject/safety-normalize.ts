@@ -1,7 +1,8 @@
 // The text the safety rules read: invisible characters dropped, full-width and compatibility forms folded
 // (NFKC), look-alike Cyrillic and Greek letters inside Latin words made Latin, and Unicode tag characters
-// (hidden ASCII) decoded, traditional Chinese characters read as simplified (safety-hant.ts). Every character
-// keeps the offset of the original one it came from.
+// (hidden ASCII) decoded, traditional Chinese characters read as simplified (safety-hant.ts), HTML character
+// references read as the characters they stand for (&lt;tool&gt; is <tool> to whoever renders it). Every
+// character keeps the offset of the original one it came from.
 import { SIMPLIFIED_OF } from './safety-hant.js';
 
 export interface Normalized {
@@ -40,6 +41,7 @@ export function normalizeForSafety(original: string): Normalized {
   const tags: number[] = [];
   const bidi: number[] = [];
   let inFlag = false;
+  let entity: RegExpExecArray | null;
   for (let i = 0; i < original.length;) {
     const cp = original.codePointAt(i) ?? 0;
     const ch = String.fromCodePoint(cp);
@@ -61,6 +63,10 @@ export function normalizeForSafety(original: string): Normalized {
       push('\n', i);
       i += 2;
       continue;
+    } else if (ch === '&' && (entity = ENTITY.exec(original.slice(i, i + 12)))) {
+      push(decodeEntity(entity[1] ?? ''), i);
+      i += entity[0].length;
+      continue;
     } else if (ch !== ' ' || !betweenHanAndLatin(original, i)) {
       push(SIMPLIFIED_OF.get(ch) ?? ch.normalize('NFKC'), i);
     }
@@ -74,6 +80,24 @@ export function normalizeForSafety(original: string): Normalized {
     text += s;
     for (let k = 0; k < s.length; k++) origin.push(at);
   }
+}
+
+/** A named or numeric HTML character reference at the start of a string. */
+const ENTITY = /^&(lt|gt|quot|amp|apos|nbsp|#\d{1,6}|#x[0-9a-f]{1,6});/iu;
+const NAMED_ENTITIES: Record<string, string> = {
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  amp: '&',
+  apos: "'",
+  nbsp: ' ',
+};
+
+function decodeEntity(name: string): string {
+  const lower = name.toLowerCase();
+  if (!lower.startsWith('#')) return NAMED_ENTITIES[lower] ?? '';
+  const cp = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
+  return cp > 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) ? String.fromCodePoint(cp) : '\uFFFD';
 }
 
 const HAN = /\p{Script=Han}/u;

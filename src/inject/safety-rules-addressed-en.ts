@@ -59,6 +59,7 @@ export const ADDRESS_EN = [
   String.raw`\[\s*(?:for\s+(?:the\s+)?)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:[\s-]+(?:agents?|assistants?|models?))?[\s-]+(?:only|use only|eyes only)\s*\]|\[\s*for\s+(?:the\s+)?(?:AI|LLM|assistants?|agents?|models?|bots?)(?:\s+\w+){0,2}\s*\]`,
   // "whichever AI tool is reading this", "any AI agent accessing this site", "whoever is reading this".
   String.raw`\b(?:whichever|whatever|any|every|each)\s+(?:other\s+)?${READER}\s+(?:(?:that|which|who)\s+)?(?:is\s+|are\s+|happens to be\s+)?${DOING_EN}\b`,
+  String.raw`\b(?:whoever|whatever|anyone|anybody)(?:'s|’s|\s+is|\s+that is)\s+(?:[a-z]+-)?${DOING_EN}(?:\s+[\w'’./-]+){0,4}\s*[,:—]`,
   String.raw`\b(?:whoever|whatever|anyone|anything)\s+(?:that\s+)?(?:is\s+)?${DOING_EN}\s*(?:this|these|the|my|our|:)|\b(?:for|to)\s+(?:whoever|whatever|anyone)\s+(?:that\s+)?(?:is\s+)?${DOING_EN}(?:\s+[\w'-]+){0,2}\s*[:,]`,
   // "Have the assistant pay the attached invoice": an errand for the assistant that moves money or data.
   String.raw`\b(?:have|let|get|ask|tell)\s+(?:the|your)\s+(?:AI\s+)?(?:assistant|agent|bot)\s+(?:to\s+)?(?:pay|send|forward|approve|transfer|wire|delete|share|export|release)\b`,

@@ -12,6 +12,7 @@ import { ADDRESSED_RULES } from './safety-rules-addressed.js';
 import { OUTPUT_RULES } from './safety-rules-output.js';
 import { CODE_RULES } from './safety-rules-code.js';
 import { EN_HIGH_RISK, EN_RULES } from './safety-rules-en.js';
+import { RELAY_RULES } from './safety-rules-relay.js';
 import { STANDING_RULES } from './safety-rules-standing.js';
 import { SYNTAX_RULES } from './safety-rules-syntax.js';
 import { MODEL_RULES, TEMPLATE_RULES } from './safety-rules-template.js';
@@ -34,15 +35,18 @@ export { quoteAsData } from './safety-quote.js';
  * override is aimed at) keeps a text that is not the user's own at `quote` or above, however it is framed.
  * `learned`: a text the rules allow, not the user's own, whose learned score (safety-learned.ts) is this high
  * or higher is quoted; the learned signal never suppresses. `learnedDerived` is the same bar for what the
- * agent or the host wrote: its memories speak of "the user" as attacks do, and the model was trained on
- * conversation, not on such notes, so it needs far more.
+ * agent or the host wrote: its memories speak of "the user" as attacks do, so it needs more. Both bars were
+ * chosen by training without each hand-written corpus in turn and scoring it (docs/BENCHMARKS.md, "The
+ * learned signal on an author it was not trained on"): the lowest bars at which, on average, at most 7 % of
+ * a left-out corpus's look-alikes (2 % of the agent's own notes) and at most 1 % of ordinary conversation it
+ * never saw (LoCoMo turns) are quoted.
  */
 export const SAFETY_THRESHOLDS = {
   quote: 0.35,
   suppress: 0.65,
   strong: 0.7,
-  learned: 0.5,
-  learnedDerived: 0.9,
+  learned: 0.35,
+  learnedDerived: 0.6,
 } as const;
 
 /** How much a signal counts from the agent or host (`derived`) and from the user's own words (`own`). */
@@ -98,6 +102,7 @@ const RULES: SafetyRule[] = [
   ...SECRECY_RULES,
   ...OUTPUT_RULES,
   ...STANDING_RULES,
+  ...RELAY_RULES,
 ];
 const HIGH_RISK = new RegExp(`${EN_HIGH_RISK}|${ZH_HIGH_RISK}`, 'iu');
 const BASE64 = /[A-Za-z0-9+/]{32,}={0,2}/gu;
