@@ -19,8 +19,8 @@ import {
 } from '../src/inject/safety-learned.js';
 import type { SafetyInput } from '../src/inject/safety-schema.js';
 import { SAFETY_THRESHOLDS, scoreSafety } from '../src/inject/safety.js';
-import { heldOut6Cases } from './fixtures/safety/held-out-6.js';
-import { heldOut7Cases } from './fixtures/safety/held-out-7.js';
+import { heldOut8Cases } from './fixtures/safety/held-out-8.js';
+import { heldOut9Cases } from './fixtures/safety/held-out-9.js';
 
 const committed = readFileSync(MODEL_FILE);
 const data = defaultDataDir();
@@ -34,9 +34,9 @@ describe('safety model', () => {
     expect(() => decodeModel(Buffer.from('not a model'))).toThrow(/not a model/);
   });
 
-  it('never trains on held-out corpora 6 and 7', () => {
+  it('never trains on held-out corpora 8 and 9', () => {
     const trained = new Set(trainingCases().map((c) => c.text));
-    for (const cases of [heldOut6Cases, heldOut7Cases]) {
+    for (const cases of [heldOut8Cases, heldOut9Cases]) {
       expect(cases.length).toBeGreaterThan(200);
       // Counted, never printed: the corpora are not to be read.
       expect(cases.filter((c) => trained.has(c.text)).length).toBe(0);

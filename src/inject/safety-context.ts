@@ -70,6 +70,7 @@ const EXPLAINING = new RegExp(
     String.raw`\b(?:the|a|each|every|your)\s+(?:model|LLM|assistant|API|SDK|client|server|host|handler|runtime|tokenizer|parser|app|application|code|framework|library|executor)\s+(?:\w+\s+)?(?:returns?|responds?|emits?|outputs?|produces?|sends?|parses?|maps?|wraps?|reads?|expects?|generates?|executes?|runs?|dispatch\w*|validat\w*)\b`,
     String.raw`\b(?:chat (?:formats?|templates?)|message formats?|prompt (?:formats?|templates?)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
     String.raw`\b(?:prompting|prompt(?:ing)? (?:guide|tips?)|how I use|tips? for using|try asking|you can ask)\b`,
+    String.raw`\bexample\s+(?:calls?|requests?|responses?|usage|outputs?|inputs?|invocations?)\b|^[\w./-]{1,60}\.md\b[^\n]{0,12}\bTool:`,
     '提示词(?:指南|技巧)|怎么用|使用技巧|可以这样问|试试问|比如问|这样问|格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
     // A chat template's own syntax: {% for m in messages %}, {{ m.role }}, {{ message.content }}.
     String.raw`\{%-?\s*(?:for|if)\s|\{\{-?\s*[\w.]*(?:role|content|messages?)[\w.]*\s*-?\}\}`,
@@ -87,6 +88,11 @@ const EXPLAINING = new RegExp(
 const CODE_LINE =
   /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif|assert)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')|^[ \t]*(['"\x60])[^\n]{0,300}\1[ \t]*[,+]?[ \t]*$/u;
 
+/** Source code carried in a JSON field ("snippet": "expect(parse(…)).toEqual(…);"): code, quoted. */
+const CODE_FIELD =
+  /"(?:snippet|code|source|source_code|patch|diff|hunk|excerpt)"\s*:\s*"(?:[^"\\\n]|\\.){1,4000}"/gu;
+const CODE_TOKENS = /\)\s*[.;)]|=>|\b(?:expect|assert\w*|def|function|const|let|import|return)\b[\s(]/u;
+
 /** A JSON key is followed by a colon; a value follows a quoted key and a colon. */
 const JSON_KEY = /^\s?:/u;
 const JSON_VALUE = /"\s*:\s*$/u;
@@ -101,6 +107,8 @@ export function framingOf(text: string): Framing {
   const lines = text.split('\n');
   const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
   if (codeLines > 0 && codeLines * 2 >= lines.length) code.push([0, text.length]);
+  for (const m of text.matchAll(CODE_FIELD))
+    if (CODE_TOKENS.test(m[0])) code.push([m.index, m.index + m[0].length]);
   const speech = quoted.filter(
     ([s, e]) => !JSON_KEY.test(text.slice(e, e + 3)) && !JSON_VALUE.test(text.slice(Math.max(0, s - 40), s)),
   );

@@ -61,6 +61,8 @@ export const ADDRESS_EN = [
   String.raw`\b(?:whichever|whatever|any|every|each)\s+(?:other\s+)?${READER}\s+(?:(?:that|which|who)\s+)?(?:is\s+|are\s+|happens to be\s+)?${DOING_EN}\b`,
   String.raw`\b(?:whoever|whatever|anyone|anybody)(?:'s|’s|\s+is|\s+that is)\s+(?:[a-z]+-)?${DOING_EN}(?:\s+[\w'’./-]+){0,4}\s*[,:—]`,
   String.raw`\b(?:whoever|whatever|anyone|anything)\s+(?:that\s+)?(?:is\s+)?${DOING_EN}\s*(?:this|these|the|my|our|:)|\b(?:for|to)\s+(?:whoever|whatever|anyone)\s+(?:that\s+)?(?:is\s+)?${DOING_EN}(?:\s+[\w'-]+){0,2}\s*[:,]`,
+  // "Whatever you use to read your mail, please …".
+  String.raw`\bwhatever\s+(?:app|tool|software|program|assistant|service\s+)?\s*you\s+use\s+to\s+(?:read|check|sort|handle|manage|process|screen)\b(?:\s+[\w'’-]+){0,3}\s*[,:—]`,
   // "Have the assistant pay the attached invoice": an errand for the assistant that moves money or data.
   String.raw`\b(?:have|let|get|ask|tell)\s+(?:the|your)\s+(?:AI\s+)?(?:assistant|agent|bot)\s+(?:to\s+)?(?:pay|send|forward|approve|transfer|wire|delete|share|export|release)\b`,
   // "If an AI scheduling assistant is handling this invite".
@@ -124,4 +126,4 @@ export const MODAL_EN = [
 
 /** "@copilot …", "@assistant 请…": a mention of an AI bot on a forge or in chat. */
 export const MENTION =
-  '@(?:(?:copilot|claude|chatgpt|gpt|assistant|ai|codex|devin|cursor|gemini)\\b|(?:智能|AI|ai)?(?:助手|助理|机器人|小助手))';
+  '@(?:(?:copilot|claude|chatgpt|gpt|assistant|ai|codex|devin|cursor|gemini)\\b|[^\\s@，。]{0,6}?(?:智能|AI|ai)?(?:助手|助理|机器人|小助手))';

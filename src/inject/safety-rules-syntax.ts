@@ -37,7 +37,8 @@ const SH = String.raw`(?:sudo\s+)?(?:-\S+\s+){0,3}(?:ba|z|da|k)?sh\b`;
 
 // prettier-ignore
 export const SYNTAX_RULES: SafetyRule[] = [
-  rule('role_tag', 0.8, String.raw`<\/?\s*${ROLES}\s*>`),
+  // A tag named as a noun ("<system> tags", <system> 标签) is written about, not used.
+  rule('role_tag', 0.8, String.raw`<\/?\s*${ROLES}\s*>(?!\s*(?:tags?|tokens?|elements?|blocks?|markers?|strings?|标签|标记|字段)(?![\w-]))`),
   rule('role_tag', 0.35, String.raw`<\/?\s*(?:user|human|admin)\s*>`),
   rule('role_tag', 0.9, String.raw`<\|${SPECIAL}\|>|<<\/?SYS>>|<\/?im_(?:start|end)>`),
   rule('role_tag', 0.75, String.raw`(?<!-)-{3,}[ \t]*(?:BEGIN|END)\s+(?:SYSTEM|INSTRUCTIONS?|PROMPT|DEVELOPER)\b`),
@@ -54,7 +55,7 @@ export const SYNTAX_RULES: SafetyRule[] = [
   rule('tool_call', 0.7, String.raw`${Q}(?:name|tool|tool_name|function|action)${Q}\s*:\s*${Q}[\w.-]{2,64}${Q}\s*,\s*${Q}(?:arguments|args|input|action_input)${Q}\s*:`),
   rule('tool_call', 0.7, String.raw`${Q}type${Q}\s*:\s*${Q}function${Q}\s*,\s*${Q}function${Q}\s*:\s*\{`),
   // YAML: "- call: github.create_deploy_key" then "args: {…}".
-  rule('tool_call', 0.65, String.raw`(?:^|\n)[ \t]*-?[ \t]*(?:call|tool|function|action|invoke|run)[ \t]*:[ \t]*["']?[\w.-]*?(?:${CALL_VERB})_[\w.]+["']?[ \t]*\n[ \t]*(?:args|arguments|params|parameters|input|with)[ \t]*:`),
+  rule('tool_call', 0.65, String.raw`(?:^|\n)[ \t]*-?[ \t]*(?:call|tool|function|action|invoke|run)[ \t]*:[ \t]*["']?(?:[\w.-]*?(?:${CALL_VERB})_[\w.]+|[\w-]+\.(?:${CALL_VERB}))["']?[ \t]*\n[ \t]*(?:args|arguments|params|parameters|input|with|\p{Script=Han}{1,8})[ \t]*:`),
   rule('tool_call', 0.7, String.raw`"(?:tool_calls|function_call)"\s*:`),
   // A call by name with its arguments, anywhere (a CSV cell doubles its quotes): {"tool": "send_email", "to": …}.
   rule('tool_call', 0.7, String.raw`${Q}(?:name|tool|tool_name|function|function_name|fn|func|op|action|call|method)${Q}\s*:\s*${Q}(?:(?:${CALL_VERB})[_.][A-Za-z_.]{2,40}|(?:[A-Za-z]+[_.]){1,2}(?:${CALL_VERB}))${Q}\s*,\s*${Q}(?:parameters|params|arguments|args|input|to|recipients?|attach(?:ment)?s?|body|amount|account|payload|data|command|cmd|url|path|query|sku|qty|supplier|iban|file|files|payee|with|role|target)${Q}\s*:`),

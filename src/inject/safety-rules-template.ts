@@ -28,5 +28,5 @@ export const MODEL_RULES: SafetyRule[] = [
   rule('persona', 0.55, String.raw`\b(?:answer|respond to|fulfil|fulfill|comply with)\s+(?:every|all|any)\s+(?:requests?|questions?|prompts?)\s+without\s+(?:any\s+)?(?:refusals?|warnings?|restrictions|filters|caveats)\b|\byou\s*(?:are|'re)\s+[\w-]*(?:GPT|Bot|AI)-?(?:Unlocked|Unfiltered|Unrestricted|Jailbroken|Free)\b`),
   rule('persona', 0.55, String.raw`\b(?:unlimited|unrestricted|unlocked|unfiltered|jailbroken)\s+(?:mode|bot|AI|assistant|version|edition)\b|\b[\w-]*(?:Bot|GPT|AI)[\s-]+(?:Unlimited|Unlocked|Unrestricted|Unfiltered|Jailbroken)\b`),
   rule('persona', 0.55, '无限制(?:的)?[\\u4e00-\\u9fff]{0,4}(?:机器人|助手|AI|模型|版)|不受限制的(?:模式|机器人|助手|AI|模型)'),
-  rule('persona', 0.55, '你(?:现在)?不再是[^，。！？\\n]{0,10}?(?:助手|AI|模型)|(?:无限制|越狱|开发者|DAN|上帝)模式|(?:任何|所有|一切)(?:请求|要求|指令)都(?:照做|执行|答应|满足)|(?:假装|冒充|伪装)(?:成)?[^，。！？\\n]{0,10}?本人'),
+  rule('persona', 0.55, '你(?:现在)?不再是[^，。！？\\n]{0,10}?(?:助手|AI|模型)|(?:无限制|越狱|DAN|上帝)模式|(?:任何|所有|一切)(?:请求|要求|指令)都(?:照做|执行|答应|满足)|(?:假装|冒充|伪装)(?:成)?[^，。！？\\n]{0,10}?本人'),
 ];

@@ -98,7 +98,7 @@ export const ZH_RULES: SafetyRule[] = [
   rule('directive', 0.55, '被问到[^，。！？\\n]{0,10}?(?:一律|统一|都|就)(?:答|回答|说|回复)'),
   // Orders hidden in pinyin: zhu shou qing …, bu yao gao su, fa dao x@y.
   rule('secrecy', 0.5, String.raw`\bbu ?yao ?gao ?su\b|\bbie ?gao ?su\b`),
-  rule('addressee', 0.5, String.raw`\b(?:zhu ?shou|zhi ?neng ?ti)\b[^.\n]{0,30}?\b(?:qing|bi ?xu|wu ?bi|yao)\b`),
+  rule('addressee', 0.5, String.raw`\b(?:zhu ?shou|zhi ?neng ?ti)\b[^.\n]{0,60}?\b(?:qing|bi ?xu|wu ?bi|yao|yi ?l[uü])\b`),
   rule('exfiltration', 0.5, String.raw`\bfa ?(?:dao|gei|song ?dao)\b[^\n]{0,40}?@`),
 ];
 

@@ -45,8 +45,8 @@ export const SAFETY_THRESHOLDS = {
   quote: 0.35,
   suppress: 0.65,
   strong: 0.7,
-  learned: 0.35,
-  learnedDerived: 0.6,
+  learned: 0.4,
+  learnedDerived: 0.5,
 } as const;
 
 /** How much a signal counts from the agent or host (`derived`) and from the user's own words (`own`). */
