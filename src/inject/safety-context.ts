@@ -51,6 +51,9 @@ const REPORTING = new RegExp(
     String.raw`\bwatch out\b|\bbe (?:wary|careful|aware)\b|\bbeware\b|\bmitigat\w+|\bdefen[sc]es?\b|\bsanitiz\w+|\bguard against\b`,
     String.raw`\bincident (?:report|review|summary)\b|\bpost-?mortem\b|\bpoison(?:ed|ing)\b|\bobfuscated injections?\b|\bwe (?:reported|caught|found|blocked)\b`,
     '事件报告|投毒|举报|混淆型注入|安全(?:博客|研究|测试|测评)',
+    // A penetration test's finding: "Finding H-2 (High) … Payload used during testing", 渗透测试报告 · 发现项 M-3.
+    String.raw`\bpen(?:etration)?[\s-]?test\w*|\bfinding\s+[A-Z]{0,2}-?\d|\bpayloads?\s+(?:used|we used|tested|planted)\b|\bduring\s+(?:testing|the test|the assessment|the engagement)\b|\bvulnerabilit(?:y|ies)\b`,
+    '渗透测试|发现项|整改建议|测试人员|漏洞|(?:高|中|低)危',
     String.raw`\battacks?\b|"(?:expected|label|verdict)"\s*:\s*"(?:refuse|block|reject|ignore|flag|deny|detect|quarantine|malicious|injection|poisoned)`,
     '提示(?:词)?注入|注入攻击|越狱(?:攻击|提示)|钓鱼|诈骗|骗子|骗过|诱骗|欺骗|骗取|中招|攻击者|恶意|可疑|红队|假冒|冒充',
     '安全(?:提醒|提示|培训|通告|公告|须知|意识|事件|复盘|规范|警告)|例如|比如|举例|示例|样例|诸如|之类|这类|此类|攻击|注入',
@@ -71,6 +74,8 @@ const EXPLAINING = new RegExp(
     String.raw`\b(?:chat (?:formats?|templates?)|message formats?|prompt (?:formats?|templates?)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
     String.raw`\b(?:prompting|prompt(?:ing)? (?:guide|tips?)|how I use|tips? for using|try asking|you can ask)\b`,
     String.raw`\bexample\s+(?:calls?|requests?|responses?|usage|outputs?|inputs?|invocations?)\b|^[\w./-]{1,60}\.md\b[^\n]{0,12}\bTool:`,
+    // A changelog documents what the software does: "CHANGELOG.md", "## 2.9.1", 更新说明.
+    String.raw`^[ \t]*(?:CHANGELOG|HISTORY|RELEASE[ _-]?NOTES|Release notes|更新日志|更新说明|版本说明)\b|^#{1,3}[ \t]*(?:v|版本\s?)?\d+\.\d+(?:\.\d+)?\b`,
     '提示词(?:指南|技巧)|怎么用|使用技巧|可以这样问|试试问|比如问|这样问|格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
     // A chat template's own syntax: {% for m in messages %}, {{ m.role }}, {{ message.content }}.
     String.raw`\{%-?\s*(?:for|if)\s|\{\{-?\s*[\w.]*(?:role|content|messages?)[\w.]*\s*-?\}\}`,
@@ -87,6 +92,10 @@ const EXPLAINING = new RegExp(
 // Markdown headings look the same).
 const CODE_LINE =
   /^[ \t]*(?:import|from|def|class|const|let|var|function|export|return|public|private|package|#include|SELECT|INSERT|UPDATE|raise|async|await|elif|assert)\b.{0,200}$|^[ \t]*(?:try|else|finally|except[^\n:]{0,60}):[ \t]*$|^[ \t]*pass[ \t]*$|[;{[(][ \t]*$|[\]}]\)?,[ \t]*$|^[ \t]*[\]})][\]}),;]*[ \t]*$|^[ \t]*[\w.]{1,40}[ \t]*=[ \t]*(?:[[{("'\x60]|[\w.]{1,60}\()|^[ \t]*(?:\/\/|\/\*|\*\/|"""|''')|^[ \t]*(['"\x60])[^\n]{0,300}\1[ \t]*[,+]?[ \t]*$/u;
+
+/** A terminal showing a file: "$ cat tests/fixtures/chat.jsonl | head -2" and what it printed. */
+const FILE_DUMP =
+  /^[ \t]*[$>%][ \t]+(?:cat|head|tail|less|more|jq|bat|type|Get-Content|sed -n|awk)\b[^\n]{0,120}\.(?:jsonl?|ya?ml|txt|md|csv|log|py|ts|js|toml|ini|cfg|conf|env\.example)\b/u;
 
 /** Source code carried in a JSON field ("snippet": "expect(parse(…)).toEqual(…);"): code, quoted. */
 const CODE_FIELD =
@@ -106,7 +115,7 @@ export function framingOf(text: string): Framing {
   code.push(...pairs(text, '```', '```'));
   const lines = text.split('\n');
   const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
-  if (codeLines > 0 && codeLines * 2 >= lines.length) code.push([0, text.length]);
+  if ((codeLines > 0 && codeLines * 2 >= lines.length) || FILE_DUMP.test(text)) code.push([0, text.length]);
   for (const m of text.matchAll(CODE_FIELD))
     if (CODE_TOKENS.test(m[0])) code.push([m.index, m.index + m[0].length]);
   const speech = quoted.filter(
@@ -126,8 +135,9 @@ function prose(text: string, quoted: [number, number][]): string {
   return out + text.slice(at);
 }
 
-/** Raw JSON in a tool result does not document a format: the prose around it must say so. */
-const explains = (text: string, speech: [number, number][]): boolean => EXPLAINING.test(prose(text, speech));
+/** Raw JSON in a tool result does not document a format: the prose around it must say so (or a terminal shows a file). */
+const explains = (text: string, speech: [number, number][]): boolean =>
+  FILE_DUMP.test(text) || EXPLAINING.test(prose(text, speech));
 
 function reportWords(text: string): [number, number][] {
   const out: [number, number][] = [];

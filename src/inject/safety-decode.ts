@@ -42,7 +42,9 @@ export function* decodings(text: string): Generator<Decoded> {
     yield { text: join(m[0]), at: [m.index, m.index + m[0].length] };
   }
   if (ROT13_HINT.test(joined)) yield { text: rot13(joined), at: whole };
-  if (REVERSE_HINT.test(joined)) yield { text: [...joined].reverse().join(''), at: whole };
+  // The hint may be reversed with the text it comes with (读来过倒 is 倒过来读).
+  if (REVERSE_HINT.test(joined) || REVERSE_HINT.test([...joined].reverse().join('')))
+    yield { text: [...joined].reverse().join(''), at: whole };
   const leet = [...text.matchAll(LEET_WORD)].filter((m) => /[a-z]/iu.test(m[0]) && /[013457$@]/u.test(m[0]));
   if (leet.length >= 3) {
     yield { text: text.replace(LEET_WORD, (w) => [...w].map((c) => LEET[c] ?? c).join('')), at: whole };

@@ -11,6 +11,7 @@ const NOUN = alt(
   'assistants?|agents?|tools?|readers?|systems?|bots?|models?|programs?|screeners?|crawlers?|scrapers?|parsers?',
   'indexers?|summari[sz]ers?|reviewers?|helpers?|clerks?|secretar(?:y|ies)|scribes?|note-?takers?|recorders?',
   'transcribers?|schedulers?|sorters?|handlers?|processors?|copilots?|writers?|generators?|engines?|overviews?',
+  'steps?|stages?|pipelines?|workflows?',
 );
 /** Plural: a line opening "Automated scheduling tools:" speaks to a kind of reader; a speaker is one. */
 const NOUN_PL = alt(
@@ -34,7 +35,7 @@ const READER_MODAL = alt(
 );
 const READER = alt(
   String.raw`${QUAL}\s+(?:[\w-]+\s+)?${NOUN}`,
-  String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|the model|language models?`,
+  String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|the model|language models?|(?:language|AI)-models?\s+(?:readers?|agents?)`,
   NAMES,
 );
 export const DOING_EN = String.raw`(?:help(?:s|ing)|assist(?:s|ing)|read(?:s|ing)|handl(?:es|ing)|process(?:es|ing)|summari[sz](?:es|ing)|screen(?:s|ing)|access(?:es|ing)|pars(?:es|ing)|view(?:s|ing)|brows(?:es|ing)|crawl(?:s|ing)|scrap(?:es|ing)|works? on|working on|operat(?:es|ing) on|act(?:s|ing) on|review(?:s|ing)|index(?:es|ing)|ingest(?:s|ing)|answer(?:s|ing)|modif(?:ies|ying)|edit(?:s|ing)|triag(?:es|ing)|sees|seeing|scan(?:s|ning)|manag(?:es|ing)|sort(?:s|ing))`;
@@ -64,7 +65,7 @@ export const ADDRESS_EN = [
   // "Whatever you use to read your mail, please …".
   String.raw`\bwhatever\s+(?:app|tool|software|program|assistant|service\s+)?\s*you\s+use\s+to\s+(?:read|check|sort|handle|manage|process|screen)\b(?:\s+[\w'’-]+){0,3}\s*[,:—]`,
   // "Have the assistant pay the attached invoice": an errand for the assistant that moves money or data.
-  String.raw`\b(?:have|let|get|ask|tell)\s+(?:the|your)\s+(?:AI\s+)?(?:assistant|agent|bot)\s+(?:to\s+)?(?:pay|send|forward|approve|transfer|wire|delete|share|export|release)\b`,
+  String.raw`\b(?:have|let|get|ask|tell)\s+(?:the|your)\s+(?:AI\s+)?(?:assistant|agent|bot)\s+(?:to\s+)?(?:pay|send|forward|approve|transfer|wire|delete|share|export|release|subscribe|accept|book|buy|order|register|sign up|confirm|enrol+)\b`,
   // "If an AI scheduling assistant is handling this invite".
   String.raw`\b(?:if|when|while|in case)\s+(?:you\s+are\s+|you're\s+)?(?:an?|the|any|some)\s+(?:[\w-]+\s+)?${READER}\s+(?:is\s+|are\s+)?(?:[\w-]+\s+)?${DOING_EN}\b`,
   // "intended for the AI system managing this mailbox", "As the AI triage agent you…", "have your AI agent…".

@@ -11,16 +11,17 @@ const OUTPUT_EN = String.raw`(?:summary|summaries|answer|reply|response|output|r
 const OUTPUT_ZH = '(?:总结|摘要|回答|回复|输出|报告|概述|点评|纪要)';
 const STEER_EN = [
   String.raw`\b(?:in|into|within)\s+your\s+${OUTPUT_EN}\b`,
-  String.raw`\bwhen\s+you\s+(?:present|summari[sz]e|describe|list|show|report|answer|reply|respond|rank|recommend|mention|write up|quote)\b`,
+  String.raw`\bwhen\s+you\s+(?:present|summari[sz]e|describe|list|show|report|answer|reply|respond|rank|recommend|mention|write up|quote|brief|advise|update|inform)\b`,
   String.raw`\bthe\s+${OUTPUT_EN}\s+you\s+(?:produce|write|generate|give|create|send|prepare)\b`,
   String.raw`\bwhen\s+you\s+(?:read|see|process|parse|find)\s+this\b`,
   String.raw`\b(?:upon|on|after)\s+(?:reading|receiving|processing|opening|parsing|seeing|ingesting)\s+(?:this|these)\b`,
-  String.raw`\b(?:when|whenever|if|once)\s+(?:this|the)\s+(?:page|document|article|text|post|e-?mail|message|review|listing|content|file|résumé|resume|snippet|thread|section|study|paper|report|invoice|application|offer|product|video)\s+is\s+(?:(?:discussed|mentioned|shared|relayed|forwarded|presented|recommended|scored|condensed|shortened|paraphrased|excerpted|rewritten|summari[sz]ed|read|processed|quoted|cited|translated|described|ranked|reviewed|evaluated|compared|parsed|indexed)(?:\s+or\s+)?){1,2}\b`,
+  String.raw`\b(?:when|whenever|if|once)\s+(?:this|the)\s+(?:page|document|article|text|post|e-?mail|message|review|listing|content|file|résumé|resume|snippet|thread|section|study|paper|report|invoice|application|offer|product|video)\s+(?:is|has been|gets|was)\s+(?:(?:discussed|mentioned|shared|relayed|forwarded|presented|recommended|scored|condensed|shortened|paraphrased|excerpted|rewritten|summari[sz]ed|read|processed|quoted|cited|translated|described|ranked|reviewed|evaluated|compared|parsed|indexed)(?:\s+or\s+)?){1,2}\b`,
 ];
 const STEER_ZH = [
   `你(?:(?:对|给|为)[^，。！？\\n]{0,10}?)?的${OUTPUT_ZH}(?:里|中)`,
   '(?:展示|呈现|总结|介绍|列出|回答|回复|推荐|描述)(?:这些|本|此|该)?(?:结果|内容|信息|问题|页面|文章)?时[，,]',
   '(?:读到|看到|处理到|读取到)(?:这条|这里|本条|这段|此处|本段)(?:消息|内容)?时',
+  '(?:介绍|推荐|转述|总结|展示|描述|引用)(?:本|此|该|这篇|这份)\\p{Script=Han}{1,4}时[，,]',
   // 处理本通知时顺手把…: whoever handles this text told what to do with it.
   '(?:处理|阅读|读取|查看|解析|转述|整理|归档|审阅|汇总)(?:本|此|这封|这条|这份|该)(?:信|来信|通知|邮件|消息|文件|文档|页面|网页|公告|短信|工单|表格|报告)时[，,]?',
 ];
@@ -47,7 +48,7 @@ export const MADE_RULES: SafetyRule[] = [
   rule('directive', 0.6, `${THIS_ZH}(?:的)?(?:内容)?(?:任何|所有|一切)?${MADE_ZH}[^，。！？\n]{0,4}?(?:时[，,]?)?\\s?${MUST_ZH}`),
   // 本回答被任何工具引用或摘要时，须写明…; 引用或概括本节内容时，一律写成….
   rule('directive', 0.6, `(?:被|在)(?:任何)?(?:工具|AI|模型|程序|助手|系统|人)?${MADE_ZH}(?:或${MADE_ZH})?时[，,]?\\s?${MUST_ZH}|${MADE_ZH}(?:或${MADE_ZH})?${THIS_ZH}(?:的)?(?:内容)?(?:时|的)[，,]?\\s?${MUST_ZH}`),
-  rule('directive', 0.55, '把[「“"『]?[^，。！？」”"』\\n]{1,12}[」”"』]?(?:排在|排到|放在|列在|列为)(?:第一|首位|最前|榜首|第一位|最上面|第一名)|(?:其他|别的|其余)(?:牌子|品牌|商家|店|家|产品)[^，。！？\\n]{0,4}?(?:一律|都|统统|全部)(?:说|说成|标注|写成|称为|描述为)'),
+  rule('directive', 0.55, '把[「“"『]?[^，。！？」”"』\\n]{1,12}[」”"』]?(?:排在|排到|放在|列在|列为|排成|排为|排)(?:第一|首位|最前|榜首|第一位|最上面|第一名)|(?:其他|别的|其余)(?:牌子|品牌|商家|店|家|产品)[^，。！？\\n]{0,4}?(?:一律|都|统统|全部)(?:说|说成|标注|写成|称为|描述为)'),
   rule('directive', 0.6, `${MADE_ZH}(?:与|和|关于|有关)?(?:本|此|该|这款|这家|我们的?)(?:商品|产品|店铺?|页面|文章|内容|公司|品牌|文档|网页|笔记|帖子|简历|视频)[^，。！？\n]{0,10}?(?:时|的时候)[，,]?\\s?${MUST_ZH}`),
   rule('directive', 0.55, '(?:把|将)(?:本店|本商品|本产品|我们|本文|本页|这家店|本公司|本品|我店|本条|本帖)[^，。！？\n]{0,6}?(?:排(?:在)?(?:第一|首位|最前|前面|最上面|前列)|放(?:在)?(?:第一|首位|最前|最上面)|置顶)|(?:竞品|竞争对手|对手|其他(?:品牌|商家|产品|店铺|厂家))[^，。！？\n]{0,10}?(?:一律|都|统统|全部)?(?:标注|标记|说成|描述|写成|称为|列为)(?:为|成)?|(?:忽略|无视|不要理会|跳过|隐藏|过滤掉)(?:所有|全部|一切)?(?:的)?(?:差评|负面评价|负面评论|低分评价|批评)'),
 ];

@@ -94,4 +94,27 @@ export const RELAY_RULES: SafetyRule[] = [
   rule('directive', 0.55, String.raw`\b(?:asked|told|instructed|requested|wants)\s+(?:us|me|the assistant)\s+to\s+(?:\w+\s+){0,3}?(?:on|in|at|during)\s+every\s+(?:future\s+)?(?:session|conversation|chat|visit|turn)\b|\b(?:to\s+)?(?:complete|do|perform|run)\s+on\s+every\s+(?:future\s+)?(?:session|conversation|chat)\b|\bwithout\s+(?:waiting\s+to\s+be|being)\s+asked\b`),
   rule('directive', 0.55, '(?:客服|商家|对方|店家|诊所|医院|卖家|供应商|平台|网站|页面|邮件|公司)[^，。！？\\n]{0,6}?要求(?:我|我们|助手)?(?:以后|今后|之后)?每次(?:对话|会话|聊天)?都要|不(?:用|等|必)(?:用户|他|她|主人)(?:开口|吩咐|要求|同意)'),
   rule('directive', 0.5, '(?:跟|对|和|向)(?:各自的|你的|你们的)(?:主人|用户|机主)(?:说|讲|转告|宣布)'),
+  // Retrieved text to be obeyed as the user's own words; the model's guidelines declared withdrawn.
+  { ...rule('override', 0.75, String.raw`\btreat\s+(?:any\s+|all\s+)?(?:requests?|instructions?|text|anything|whatever|orders?)\s+(?:found|contained|written|appearing|you find)\s+(?:in|inside|within)\s+(?:[\w-]+\s+){0,2}?(?:documents?|pages?|files?|e-?mails?|results?|content)\b[^.\n]{0,30}?\bas\s+(?:if|though)\s+(?:the\s+)?(?:user|owner)\b`), atModel: true },
+  { ...rule('override', 0.75, '(?:检索到|读取到|抓取到|搜到|网页|文件|邮件|文档)[^。！？\\n]{0,20}?(?:要求|指令|指示)[^。！？\\n]{0,10}?(?:与|和|跟|等同于?|视为|当作|当成)(?:用户|主人)(?:本人)?(?:提出|说|下达|的)'), atModel: true },
+  rule('override', 0.6, String.raw`\b(?:operating|behaviou?r(?:al)?|system|safety|original|session|core)\s+(?:guidelines|rules|instructions|policies|principles)\b[^.\n]{0,60}?\b(?:withdrawn|rescinded|revoked|retired|only a draft|no longer in force)\b`),
+  rule('override', 0.6, '(?:旧版|旧的|原有|原来|此前|之前|现行)的?(?:行为)?(?:准则|守则|规则|指令|设定|规范)(?:已|已经)(?:撤销|作废|废止|失效|取消)|(?:规则|设置|设定|指令|配置|准则)(?:均|都|一律)?以(?:本|此|这)[^，。！？\\n]{0,4}?为准|(?:此前|之前|原有|原来)的(?:配置|设定|指令)(?:不再适用|已不适用|作废|失效)'),
+  // Only the good kept, sponsorship hidden, competitors smeared, whatever the user asked.
+  rule('directive', 0.55, '(?:摘要|总结|回答|回复|介绍|评价)(?:中|里)(?:只|仅)(?:保留|写|提|说|展示|列出)(?:正面|好评|优点|好的)|(?:说|称|告诉用户)(?:其他|别的|其余)(?:同类)?(?:应用|产品|品牌|平台|店|商家|软件)[^，。！？\\n]{0,6}?(?:有|含有|带)(?:病毒|问题|风险|木马)|(?:回答|回复|答复)(?:里|中)都要(?:提|推荐|加上|写)'),
+  rule('directive', 0.5, String.raw`\b(?:only|just)\s+(?:mention|include|keep|show|list)\s+(?:the\s+)?(?:positive|good|favou?rable)\b|\bpresent\s+(?:ours|our\s+\w+|us)\s+as\s+(?:the\s+)?(?:best|lowest|safest|cheapest|top|only|most)\b`),
+  rule('directive', 0.5, String.raw`\b(?:whether or not|regardless of whether)\s+(?:it|they)\s+(?:fits?|match(?:es)?|suits?)\b|\bregardless\s+of\s+(?:the\s+)?(?:figures|data|numbers|results|facts|what the user asks?|the request)\b|\b(?:any|every|all|each)\s+(?:[\w-]+\s+)?(?:suggestions?|recommendations?)\s+(?:must|should|shall|has to|have to|needs? to)\s+(?:include|mention|list|start with|put|rank|feature)\b`),
+  rule('directive', 0.5, '(?:不论|不管|无论)(?:用户|他|她|对方)?(?:问的是什么|问什么|需要什么|要什么|数据如何|实际情况如何|哪个类别)'),
+  rule('secrecy', 0.6, String.raw`\b(?:don't|do not|never)\s+(?:say|mention|disclose|reveal|admit)\s+(?:that\s+)?(?:it'?s|it is|this is|they are)\s+(?:a\s+)?(?:sponsored|paid|an ad|advertising|a partnership|promoted)\b|\b(?:needn't|need not|don't need to|shouldn't|should not)\s+come\s+up\b`),
+  rule('secrecy', 0.6, '不要说(?:是|这是)?(?:合作|广告|赞助|推广|付费)|(?:不能|不要|别|不得)(?:被|让(?:用户|主人|他|她))(?:发现|察觉|看到|知道)|(?:列表|清单|结果|回答|回复|摘要)(?:里|中)(?:不要|别|不得|不能)(?:出现|列出|显示)'),
+  rule('secrecy', 0.5, String.raw`\bkeep\s+(?:[\w'’-]+\s+){1,5}?out\s+of\s+(?:your|the|their|any)\s+(?:[\w-]+\s+)?(?:summary|summaries|reply|replies|response|answer|report|digest|recap|list)s?\b`),
+  // Readers named by how they read: 由智能助手代为阅读的，…; "humans never see this line".
+  rule('addressee', 0.6, String.raw`\bhumans?\s+(?:never|won't|will not|don't|do not|can't|cannot)\s+see\s+(?:this|these)\b|由(?:AI|智能|自动)\p{Script=Han}{0,4}(?:助手|助理|程序|系统|工具)(?:代为|代)?(?:阅读|处理|查看|读取)的?[，,]`),
+  rule('authority', 0.55, `授权(?:给)?${AI_ZH}|AI助教`),
+  rule('authority', 0.45, '(?:无需|不需要|不必|无须)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字)'),
+  // A browsing agent's errand, a persona that obeys pages and talks the family out of their safety.
+  rule('directive', 0.55, String.raw`\bwhile\s+you(?:'re|\s+are)\s+(?:on|browsing|visiting|reading|viewing|here)\b[^.\n]{0,30}?,\s*(?:please\s+)?(?:also\s+)?(?:add|buy|click|accept|subscribe|book|sign|submit|download|install|share|send|move)\b`),
+  rule('persona', 0.6, String.raw`\b(?:treats?|considers?|sees?)\s+(?:the\s+)?(?:safety|security)\s+(?:checks?|rules?|settings?)\s+as\s+(?:optional|a nuisance|unnecessary)|\b(?:security|safety|alarm)\s+settings?\s+(?:are|is)\s+a\s+nuisance\b|\bsays?\s+yes\s+to\s+(?:whatever|anything|everything)\b|\bI\s+(?:respond|reply|answer|speak)\s+as\s+["“]Unfiltered`),
+  rule('directive', 0.55, String.raw`\btalks?\s+(?:the|your|their)\s+(?:user|family|household|owner|parents?|kids?)s?\s+into\s+(?:turning|switching|disabling|removing|paying|sharing|buying|leaving)\b`),
+  rule('directive', 0.55, '劝(?:用户|家里人|家人|主人|老人|孩子|大家)[^，。！？\\n]{0,10}?(?:关掉|关闭|卸载|禁用|删除|转账|付款|撤掉)|(?:安防|安全|报警)(?:设置|功能)?太麻烦'),
+  rule('persona', 0.6, '(?:人设|角色|身份)(?:更新|变更|切换)\\s?[:：]|你现在(?:叫|名叫|的名字是)'),
 ];

@@ -55,7 +55,7 @@ export const SYNTAX_RULES: SafetyRule[] = [
   rule('tool_call', 0.7, String.raw`${Q}(?:name|tool|tool_name|function|action)${Q}\s*:\s*${Q}[\w.-]{2,64}${Q}\s*,\s*${Q}(?:arguments|args|input|action_input)${Q}\s*:`),
   rule('tool_call', 0.7, String.raw`${Q}type${Q}\s*:\s*${Q}function${Q}\s*,\s*${Q}function${Q}\s*:\s*\{`),
   // YAML: "- call: github.create_deploy_key" then "args: {…}".
-  rule('tool_call', 0.65, String.raw`(?:^|\n)[ \t]*-?[ \t]*(?:call|tool|function|action|invoke|run)[ \t]*:[ \t]*["']?(?:[\w.-]*?(?:${CALL_VERB})_[\w.]+|[\w-]+\.(?:${CALL_VERB}))["']?[ \t]*\n[ \t]*(?:args|arguments|params|parameters|input|with|\p{Script=Han}{1,8})[ \t]*:`),
+  rule('tool_call', 0.65, String.raw`(?:^|\n)[ \t]*-?[ \t]*(?:call|tool|function|action|invoke|run|工具|函数|动作|操作|调用)[ \t]*:[ \t]*["']?(?:[\w.-]*?(?:${CALL_VERB})_[\w.]+["']?[ \t]*\n[ \t]*(?:args|arguments|params|parameters|input|with|\p{Script=Han}{1,8})|(?:[\w-]+\.(?:${CALL_VERB})|\p{Script=Han}{1,8}\.(?:删除|购买|支付|转账|发送|分享|共享|导出|上传|下单|付款|清空|修改|授权))["']?[ \t]*\n[ \t]*[\w\p{Script=Han}]{1,20})[ \t]*:`),
   rule('tool_call', 0.7, String.raw`"(?:tool_calls|function_call)"\s*:`),
   // A call by name with its arguments, anywhere (a CSV cell doubles its quotes): {"tool": "send_email", "to": …}.
   rule('tool_call', 0.7, String.raw`${Q}(?:name|tool|tool_name|function|function_name|fn|func|op|action|call|method)${Q}\s*:\s*${Q}(?:(?:${CALL_VERB})[_.][A-Za-z_.]{2,40}|(?:[A-Za-z]+[_.]){1,2}(?:${CALL_VERB}))${Q}\s*,\s*${Q}(?:parameters|params|arguments|args|input|to|recipients?|attach(?:ment)?s?|body|amount|account|payload|data|command|cmd|url|path|query|sku|qty|supplier|iban|file|files|payee|with|role|target)${Q}\s*:`),

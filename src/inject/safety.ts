@@ -46,7 +46,7 @@ export const SAFETY_THRESHOLDS = {
   suppress: 0.65,
   strong: 0.7,
   learned: 0.4,
-  learnedDerived: 0.5,
+  learnedDerived: 0.6,
 } as const;
 
 /** How much a signal counts from the agent or host (`derived`) and from the user's own words (`own`). */
