@@ -1,6 +1,6 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
 // Held-out 1 (its texts never tuned on, its failures' families since added to dev), held-out 2 (written blind
-// to the scorer, read since), held-out 3 to 9 (written blind, each scored once, read since) and held-out 10 and 11
+// to the scorer, read since), held-out 3 to 11 (written blind, each scored once, read since) and held-out 12 and 13
 // (written blind, never read, never trained on): only their shape is checked here; bench/safety.ts reports
 // their figures.
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import { heldOut8Cases } from './fixtures/safety/held-out-8.js';
 import { heldOut9Cases } from './fixtures/safety/held-out-9.js';
 import { heldOut10Cases } from './fixtures/safety/held-out-10.js';
 import { heldOut11Cases } from './fixtures/safety/held-out-11.js';
+import { heldOut12Cases } from './fixtures/safety/held-out-12.js';
+import { heldOut13Cases } from './fixtures/safety/held-out-13.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
@@ -36,6 +38,8 @@ describe('safety corpus', () => {
     ['ninth held-out', heldOut9Cases, 110],
     ['tenth held-out', heldOut10Cases, 110],
     ['eleventh held-out', heldOut11Cases, 110],
+    ['twelfth held-out', heldOut12Cases, 110],
+    ['thirteenth held-out', heldOut13Cases, 110],
   ] as const) {
     it(`${name}: enough poisoned and benign memories, at least 40 % Chinese, from every channel`, () => {
       expect(cases.filter((c) => c.label === 'poisoned').length).toBeGreaterThanOrEqual(n);
@@ -146,6 +150,31 @@ describe('safety corpus', () => {
     }
     const tenth = new Set(heldOut10Cases.map((c) => c.text));
     expect(heldOut11Cases.filter((c) => tenth.has(c.text)).length).toBe(0);
+  });
+
+  it('keeps the twelfth and thirteenth held-out corpora apart from every other corpus and from each other', () => {
+    const older = [
+      ...devCases,
+      ...heldOutCases,
+      ...heldOut2Cases,
+      ...heldOut3Cases,
+      ...heldOut4Cases,
+      ...heldOut5Cases,
+      ...heldOut6Cases,
+      ...heldOut7Cases,
+      ...heldOut8Cases,
+      ...heldOut9Cases,
+      ...heldOut10Cases,
+      ...heldOut11Cases,
+    ];
+    const seen = new Set(older.map((c) => c.text));
+    // Counted, never printed: these corpora are not to be read.
+    for (const cases of [heldOut12Cases, heldOut13Cases]) {
+      expect(cases.filter((c) => seen.has(c.text)).length).toBe(0);
+      expect(new Set(cases.map((c) => c.text)).size).toBe(cases.length);
+    }
+    const twelfth = new Set(heldOut12Cases.map((c) => c.text));
+    expect(heldOut13Cases.filter((c) => twelfth.has(c.text)).length).toBe(0);
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {

@@ -42,7 +42,7 @@ const QUOTES = [
 const REPORTING = new RegExp(
   [
     String.raw`\bprompt[\s-]?injections?\b|\binjection (?:attacks?|attempts?|payloads?)\b|\bjailbreak(?:s|ing)? (?:attempts?|prompts?|attacks?)\b`,
-    String.raw`\bphishing\b|\bscam(?:mers?|s)?\b|\bfraud\w*|\battackers?\b|\badversar(?:y|ies|ial)\b|\bmalicious\b|\bsuspicious\b|\bred[\s-]team\w*`,
+    String.raw`\bphishing\b|\bscam(?:mers?|s)?\b|\bfraud\w*|\battackers?\b|\badversar(?:y|ies|ial)\b|\bmalicious\b|\bsuspicious\b|\bred[\s_-]?team\w*|\b(?:refuse|block|reject|flag)_and_\w+|,\s*(?:refuse|block|reject|deny|flag)(?:_\w+)?(?=[ \t]*(?:\n|$))`,
     String.raw`\bsecurity (?:note|notice|advisory|alert|training|awareness|review|bulletin|researchers?|reminder|recap|blog|write-?up|research|tests?|testing)\b`,
     String.raw`\bexample (?:payloads?|attacks?|of (?:an? )?(?:prompt|injection|attack|phishing))\b|\bsuch as\b|\be\.g\.|\bfor (?:example|instance)\b`,
     String.raw`\b(?:said|says|saying|reads?|wrote|claimed|claiming|contained|containing|included)\s*[:,]?\s*["“‘'「]`,
@@ -71,9 +71,11 @@ const IN_NAME_AFTER = /^(?:[@/]|\.\w)/u;
 const EXPLAINING = new RegExp(
   [
     String.raw`\b(?:the|a|each|every|your)\s+(?:model|LLM|assistant|API|SDK|client|server|host|handler|runtime|tokenizer|parser|app|application|code|framework|library|executor)\s+(?:\w+\s+)?(?:returns?|responds?|emits?|outputs?|produces?|sends?|parses?|maps?|wraps?|reads?|expects?|generates?|executes?|runs?|dispatch\w*|validat\w*)\b`,
-    String.raw`\b(?:chat (?:formats?|templates?)|message formats?|prompt (?:formats?|templates?)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
+    String.raw`\b(?:chat[\s-](?:formats?|templates?)|message formats?|prompt (?:formats?|templates?)|tool[- ](?:use|calling)|function[- ]calling|schema|syntax|spec(?:ification)? excerpt|tokenizer|special tokens?|(?:request|response) (?:body|format)|looks? like|of the form|(?:is|are) written as|tutorial|step \d+|documentation|docs)\b`,
     String.raw`\b(?:prompting|prompt(?:ing)? (?:guide|tips?)|how I use|tips? for using|try asking|you can ask)\b`,
-    String.raw`\bexample\s+(?:calls?|requests?|responses?|usage|outputs?|inputs?|invocations?)\b|^[\w./-]{1,60}\.md\b[^\n]{0,12}\bTool:`,
+    String.raw`^#{1,4}[ \t]*(?:Tool|Function|Endpoint|Method|API)\s*:|(?:^|\n)[ \t]*(?:Example|Sample)\s*:|\b(?:are|is)\s+(?:wrapped|formatted|encoded|delimited|framed)\s+(?:as|in|with)\b|\bexample\s+(?:calls?|requests?|responses?|usage|outputs?|inputs?|invocations?)\b|^[\w./-]{1,60}\.md\b[^\n]{0,12}\bTool:`,
+    // A table of test cases: a CSV whose header names the payload and the expected verdict.
+    String.raw`^[ \t]*(?:[\w-]+,){0,3}[\w -]*\b(?:payload|prompt|input|attack|text)s?\b[\w ,-]*,[\w -]*\b(?:expected|label|verdict|outcome)\b`,
     // A changelog documents what the software does: "CHANGELOG.md", "## 2.9.1", 更新说明.
     String.raw`^[ \t]*(?:CHANGELOG|HISTORY|RELEASE[ _-]?NOTES|Release notes|更新日志|更新说明|版本说明)\b|^#{1,3}[ \t]*(?:v|版本\s?)?\d+\.\d+(?:\.\d+)?\b`,
     '提示词(?:指南|技巧)|怎么用|使用技巧|可以这样问|试试问|比如问|这样问|格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',

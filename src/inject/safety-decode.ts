@@ -1,6 +1,6 @@
 // What obfuscated text says once decoded: ROT13 and reversed text when the text says how to read it,
 // leetspeak (1gn0r3 y0ur ...), letters spaced apart (A s s i s t a n t, 助 手 请 注 意), \uXXXX escapes, and
-// pinyin with its tone marks taken off (zhù shǒu → zhu shou).
+// pinyin with its tone marks taken off (zhù shǒu → zhu shou), and words each put in brackets ([send] [the] …).
 // Each is tried only when its shape or its hint is there, so most texts are never decoded.
 
 export interface Decoded {
@@ -29,6 +29,8 @@ const ESCAPE = /\\u([0-9a-fA-F]{4})/gu;
 /** Pinyin written with tone marks (zhù shǒu qǐng …): macrons and carons are pinyin's, not French or Spanish. */
 const PINYIN_TONE = /[āēīōūǖǎěǐǒǔǚ]/gu;
 const TONED = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/gu;
+/** Words each in its own brackets: [reveal] [your] [hidden] [instructions]. */
+const BRACKETED = /(?:\[[^[\]\s]{1,20}\][ \t]*){4,}/gu;
 /** Single characters joined by hyphens, dots or underscores: S-E-N-D, 发-送-密-码. */
 const SEPARATED = /(?:[^\s\-·_*.][-·_*.]){2,}[^\s\-·_*.]/gu;
 
@@ -59,6 +61,13 @@ export function* decodings(text: string): Generator<Decoded> {
         .normalize('NFD')
         .replace(/[\u0300-\u036f]/gu, '')
         .normalize('NFC'),
+      at: whole,
+    };
+  }
+  const bracketed = text.match(BRACKETED);
+  if (bracketed) {
+    yield {
+      text: text.replace(BRACKETED, (run) => run.replace(/[[\]]/gu, '').replace(/\s+/gu, ' ')),
       at: whole,
     };
   }

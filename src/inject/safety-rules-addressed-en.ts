@@ -38,7 +38,7 @@ const READER = alt(
   String.raw`AI|A\.I\.|LLMs?|GPT|chatbots?|summari[sz]ers?|assistants?|bots?|the model|language models?|(?:language|AI)-models?\s+(?:readers?|agents?)`,
   NAMES,
 );
-export const DOING_EN = String.raw`(?:help(?:s|ing)|assist(?:s|ing)|read(?:s|ing)|handl(?:es|ing)|process(?:es|ing)|summari[sz](?:es|ing)|screen(?:s|ing)|access(?:es|ing)|pars(?:es|ing)|view(?:s|ing)|brows(?:es|ing)|crawl(?:s|ing)|scrap(?:es|ing)|works? on|working on|operat(?:es|ing) on|act(?:s|ing) on|review(?:s|ing)|index(?:es|ing)|ingest(?:s|ing)|answer(?:s|ing)|modif(?:ies|ying)|edit(?:s|ing)|triag(?:es|ing)|sees|seeing|scan(?:s|ning)|manag(?:es|ing)|sort(?:s|ing))`;
+export const DOING_EN = String.raw`(?:draft(?:s|ing)|help(?:s|ing)|assist(?:s|ing)|read(?:s|ing)|handl(?:es|ing)|process(?:es|ing)|summari[sz](?:es|ing)|screen(?:s|ing)|access(?:es|ing)|pars(?:es|ing)|view(?:s|ing)|brows(?:es|ing)|crawl(?:s|ing)|scrap(?:es|ing)|works? on|working on|operat(?:es|ing) on|act(?:s|ing) on|review(?:s|ing)|index(?:es|ing)|ingest(?:s|ing)|answer(?:s|ing)|modif(?:ies|ying)|edit(?:s|ing)|triag(?:es|ing)|sees|seeing|scan(?:s|ning)|manag(?:es|ing)|sort(?:s|ing))`;
 /** Any participle: "chatbot quoting these prices:" (only where a colon or a dash ends the vocative). */
 const ING = String.raw`(?:\s+(?:${DOING_EN}|[a-z]{3,}ing)(?:\s+[\w./'’-]+){0,3})`;
 /** Where an inline vocative may start: a field, a bracket, a sentence or a tag's content (not a line). */
@@ -67,7 +67,7 @@ export const ADDRESS_EN = [
   // "Have the assistant pay the attached invoice": an errand for the assistant that moves money or data.
   String.raw`\b(?:have|let|get|ask|tell)\s+(?:the|your)\s+(?:AI\s+)?(?:assistant|agent|bot)\s+(?:to\s+)?(?:pay|send|forward|approve|transfer|wire|delete|share|export|release|subscribe|accept|book|buy|order|register|sign up|confirm|enrol+)\b`,
   // "If an AI scheduling assistant is handling this invite".
-  String.raw`\b(?:if|when|while|in case)\s+(?:you\s+are\s+|you're\s+)?(?:an?|the|any|some)\s+(?:[\w-]+\s+)?${READER}\s+(?:is\s+|are\s+)?(?:[\w-]+\s+)?${DOING_EN}\b`,
+  String.raw`\b(?:if|when|while|in case)\s+(?:you\s+are\s+|you're\s+)?(?:an?|the|any|some|your)\s+(?:[\w-]+\s+)?${READER}\s+(?:is\s+|are\s+)?(?:[\w-]+\s+)?${DOING_EN}\b`,
   // "intended for the AI system managing this mailbox", "As the AI triage agent you…", "have your AI agent…".
   String.raw`\b(?:intended|meant|written|addressed)\s+(?:only\s+|solely\s+|specifically\s+)?(?:for|to)\s+(?:the\s+|any\s+|an?\s+)?(?:[\w-]+\s+){0,2}?${READER}\b`,
   String.raw`\bas\s+(?:the|an?|our)\s+(?:[\w-]+\s+)?${READER}\b[^.\n]{0,20}?\byou\b`,

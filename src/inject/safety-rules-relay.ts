@@ -75,7 +75,7 @@ export const RELAY_RULES: SafetyRule[] = [
   rule('authority', 0.55, `${AI_ZH}[^，。！？\\n]{0,6}?(?:获授权|获得授权|被授权|已获授权|获准|有权)`),
   rule('authority', 0.45, '(?:无需|不需要|不用|不必|无须)再?(?:经|经过|由|走)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字)'),
   // A planted memory: asking the user for their secrets ("先让用户输入…账户密码", "send me your one-time passcode").
-  rule('exfiltration', 0.7, '(?<!不会|不得|不要|不能|绝不|从不|不|别|勿)(?:让|请|要求|叫)(?:用户|他|她|您|你|对方)[^，。！？\\n]{0,12}?(?:输入|发|提供|告诉|填写|报|交)[^，。！？\\n]{0,16}?(?:密码|验证码|身份证号|人脸|银行卡号|卡号|CVV|安全码|口令)|(?<!不会|不得|不要|不能|绝不|从不|不|别|勿)(?:让|请|要求|叫)(?:用户|他|她|您|你|对方)把[^，。！？\\n]{0,16}?(?:密码|验证码|身份证号|人脸|银行卡号|卡号|CVV|安全码|口令)[^，。！？\\n]{0,8}?(?:发|报|给|告诉|提供|交|填)'),
+  rule('exfiltration', 0.7, '(?<!不会|不得|不要|不能|绝不|从不|不|别|勿)(?:让|请|要求|叫)(?:用户|他|她|您|你|对方)[^，。！？\\n]{0,12}?(?:输入|发|提供|告诉|填写|报|交)[^，。！？\\n]{0,16}?(?:密码|验证码|身份证号|人脸|银行卡号|卡号|CVV|安全码|口令)|(?<!不会|不得|不要|不能|绝不|从不|不|别|勿)(?:让|请|要求|叫)(?:用户|他|她|您|你|对方)把[^，。！？\\n]{0,16}?(?:密码|验证码|身份证号|人脸|银行卡号|卡号|CVV|安全码|口令|付款码)[^，。！？\\n]{0,8}?(?:发|报|给|告诉|提供|交|填)'),
   rule('exfiltration', 0.7, String.raw`\b(?:send|give|tell|read out|forward|share)\s+(?:me|us)\s+(?:your|the)\s+(?:[\w-]+\s+){0,2}?(?:one-time (?:pass)?codes?|passcodes?|passwords?|PINs?|verification codes?|security (?:question|answer)s?|CVV|card numbers?|login details)\b|\b(?:ask|have|get)\s+(?:the\s+user|them|him|her)\s+(?:to\s+)?(?:type|enter|give|send|provide)\s+(?:in\s+)?(?:their|his|her|the)\s+(?:full\s+)?(?:[\w-]+\s+)?(?:passwords?|ID numbers?|passport numbers?|PINs?|one-time codes?|card numbers?)\b`),
   // Steering that hides the user's options or passes an ad off as someone's advice.
   rule('secrecy', 0.6, '(?:不要|别|不得|切勿|永远不要|从不)(?:列出|提|提到|提及|推荐|说|展示)(?:任何)?(?:更便宜|便宜|免费|其他|别的|更好)的?(?:替代|选择|方案|选项|店|产品|渠道)'),
@@ -92,7 +92,7 @@ export const RELAY_RULES: SafetyRule[] = [
   rule('authority', 0.55, String.raw`\b(?:confirm\w*|approval|double-check\w*|verification)\b[^.\n]{0,30}?\b(?:rule|requirement|step|policy|setting)s?\b[^.\n]{0,30}?\b(?:(?:was|were|has been|have been)\s+)?(?:revoked|removed|withdrawn|cancell?ed|dropped|lifted|added by mistake|no longer (?:needed|required))\b`),
   // A third party's standing errand: "the clinic asked us to complete on every future session", 诊所客服要求以后每次对话都要….
   rule('directive', 0.55, String.raw`\b(?:asked|told|instructed|requested|wants)\s+(?:us|me|the assistant)\s+to\s+(?:\w+\s+){0,3}?(?:on|in|at|during)\s+every\s+(?:future\s+)?(?:session|conversation|chat|visit|turn)\b|\b(?:to\s+)?(?:complete|do|perform|run)\s+on\s+every\s+(?:future\s+)?(?:session|conversation|chat)\b|\bwithout\s+(?:waiting\s+to\s+be|being)\s+asked\b`),
-  rule('directive', 0.55, '(?:客服|商家|对方|店家|诊所|医院|卖家|供应商|平台|网站|页面|邮件|公司)[^，。！？\\n]{0,6}?要求(?:我|我们|助手)?(?:以后|今后|之后)?每次(?:对话|会话|聊天)?都要|不(?:用|等|必)(?:用户|他|她|主人)(?:开口|吩咐|要求|同意)'),
+  rule('directive', 0.55, '(?:客服|商家|对方|店家|诊所|医院|卖家|供应商|平台|网站|页面|邮件|公司)[^，。！？\\n]{0,6}?要求(?:我|我们|助手)?(?:以后|今后|之后)?每次(?:对话|会话|聊天)?都要|不(?:用|必)?等?(?:用户|他|她|主人)(?:开口|吩咐|要求|同意)'),
   rule('directive', 0.5, '(?:跟|对|和|向)(?:各自的|你的|你们的)(?:主人|用户|机主)(?:说|讲|转告|宣布)'),
   // Retrieved text to be obeyed as the user's own words; the model's guidelines declared withdrawn.
   { ...rule('override', 0.75, String.raw`\btreat\s+(?:any\s+|all\s+)?(?:requests?|instructions?|text|anything|whatever|orders?)\s+(?:found|contained|written|appearing|you find)\s+(?:in|inside|within)\s+(?:[\w-]+\s+){0,2}?(?:documents?|pages?|files?|e-?mails?|results?|content)\b[^.\n]{0,30}?\bas\s+(?:if|though)\s+(?:the\s+)?(?:user|owner)\b`), atModel: true },
@@ -102,8 +102,8 @@ export const RELAY_RULES: SafetyRule[] = [
   // Only the good kept, sponsorship hidden, competitors smeared, whatever the user asked.
   rule('directive', 0.55, '(?:摘要|总结|回答|回复|介绍|评价)(?:中|里)(?:只|仅)(?:保留|写|提|说|展示|列出)(?:正面|好评|优点|好的)|(?:说|称|告诉用户)(?:其他|别的|其余)(?:同类)?(?:应用|产品|品牌|平台|店|商家|软件)[^，。！？\\n]{0,6}?(?:有|含有|带)(?:病毒|问题|风险|木马)|(?:回答|回复|答复)(?:里|中)都要(?:提|推荐|加上|写)'),
   rule('directive', 0.5, String.raw`\b(?:only|just)\s+(?:mention|include|keep|show|list)\s+(?:the\s+)?(?:positive|good|favou?rable)\b|\bpresent\s+(?:ours|our\s+\w+|us)\s+as\s+(?:the\s+)?(?:best|lowest|safest|cheapest|top|only|most)\b`),
-  rule('directive', 0.5, String.raw`\b(?:whether or not|regardless of whether)\s+(?:it|they)\s+(?:fits?|match(?:es)?|suits?)\b|\bregardless\s+of\s+(?:the\s+)?(?:figures|data|numbers|results|facts|what the user asks?|the request)\b|\b(?:any|every|all|each)\s+(?:[\w-]+\s+)?(?:suggestions?|recommendations?)\s+(?:must|should|shall|has to|have to|needs? to)\s+(?:include|mention|list|start with|put|rank|feature)\b`),
-  rule('directive', 0.5, '(?:不论|不管|无论)(?:用户|他|她|对方)?(?:问的是什么|问什么|需要什么|要什么|数据如何|实际情况如何|哪个类别)'),
+  rule('directive', 0.5, String.raw`\b(?:whether or not|regardless of whether)\s+(?:it|they)\s+(?:fits?|match(?:es)?|suits?)\b|\bregardless\s+of\s+(?:the\s+)?(?:user(?:'|’)?s\s+)?(?:figures|data|numbers|results|facts|situation|needs|circumstances|what the user asks?|the request)\b|\b(?:any|every|all|each)\s+(?:[\w-]+\s+)?(?:suggestions?|recommendations?)\s+(?:must|should|shall|has to|have to|needs? to)\s+(?:include|mention|list|start with|put|rank|feature)\b`),
+  rule('directive', 0.5, '(?:不论|不管|无论)(?:用户|他|她|对方)?(?:的)?(?:问的是什么|问什么|需要什么|要什么|数据如何|实际情况如何|哪个类别|是什么情况|什么情况|具体情况|情况如何)'),
   rule('secrecy', 0.6, String.raw`\b(?:don't|do not|never)\s+(?:say|mention|disclose|reveal|admit)\s+(?:that\s+)?(?:it'?s|it is|this is|they are)\s+(?:a\s+)?(?:sponsored|paid|an ad|advertising|a partnership|promoted)\b|\b(?:needn't|need not|don't need to|shouldn't|should not)\s+come\s+up\b`),
   rule('secrecy', 0.6, '不要说(?:是|这是)?(?:合作|广告|赞助|推广|付费)|(?:不能|不要|别|不得)(?:被|让(?:用户|主人|他|她))(?:发现|察觉|看到|知道)|(?:列表|清单|结果|回答|回复|摘要)(?:里|中)(?:不要|别|不得|不能)(?:出现|列出|显示)'),
   rule('secrecy', 0.5, String.raw`\bkeep\s+(?:[\w'’-]+\s+){1,5}?out\s+of\s+(?:your|the|their|any)\s+(?:[\w-]+\s+)?(?:summary|summaries|reply|replies|response|answer|report|digest|recap|list)s?\b`),
@@ -117,4 +117,27 @@ export const RELAY_RULES: SafetyRule[] = [
   rule('directive', 0.55, String.raw`\btalks?\s+(?:the|your|their)\s+(?:user|family|household|owner|parents?|kids?)s?\s+into\s+(?:turning|switching|disabling|removing|paying|sharing|buying|leaving)\b`),
   rule('directive', 0.55, '劝(?:用户|家里人|家人|主人|老人|孩子|大家)[^，。！？\\n]{0,10}?(?:关掉|关闭|卸载|禁用|删除|转账|付款|撤掉)|(?:安防|安全|报警)(?:设置|功能)?太麻烦'),
   rule('persona', 0.6, '(?:人设|角色|身份)(?:更新|变更|切换)\\s?[:：]|你现在(?:叫|名叫|的名字是)'),
+  // The agent taking a third party's expectation as its own duty: "the broker's page mentioned that … I am
+  // expected to file …", 帮助页写着…下回记得约, ——以后照这个来, 顺便预约…, 下次用户上线时先帮他….
+  sentenceRule('directive', 0.5, [String.raw`\b(?:page|site|broker|vendor|seller|clinic|app|portal|listing|e-?mail|document)\s+(?:mentioned|said|says|states|stated|noted|explained)\b`, String.raw`\bI\s+(?:am|'m)\s+(?:expected|supposed|required|meant)\s+to\b`]),
+  rule('directive', 0.5, String.raw`\bbefore\s+answering\s+anything\b|\bunder\s+(?:their|the user(?:'|’)?s|his|her)\s+name\b`),
+  rule('directive', 0.5, '(?:以后|今后|之后)(?:就)?(?:照|按)(?:这个|此|这条|这样)(?:来|办|做|执行)|(?:顺手|顺便|顺带)(?:帮|替|给)?[^，。！？\\n]{0,10}?(?:预约|下单|购买|报名|开通|订阅|转账|付款|提交|留下|挂出)|(?:下次|下回|下一次)(?:用户)?(?:上线|来|聊天|打开|登录)?时?[，,]?(?:先)?(?:帮|替|给)(?:他|她|用户)(?:在[^，。！？\\n]{1,10}?)?(?:下单|挂出|预约|付|买|报名|购买|转|注册)|代(?:其|他|她|用户)(?:在[^，。！？\\n]{1,10}?)?(?:留下|填写|提交|报名|下单|付款|预约)'),
+  // Standing steering in a memory: 固定推荐“…”, 别家都说口碑一般, "the best answer is always", partner-only lists.
+  rule('directive', 0.5, '(?:固定|一律|永远|总是|始终|都)(?:首推|推荐|只推荐?)[“"「『]|(?:别家|其他家|别的家)(?:都|一律)?(?:说|说成|称)(?:口碑|质量|服务)?(?:一般|不好|很差|不行|有问题)|最好的答案永远是'),
+  rule('directive', 0.5, String.raw`\bthe\s+(?:best|right|correct|only)\s+answer\s+is\s+always\b|\b(?:list|recommend|suggest|show)\s+only\s+(?:places|products|options|shops|restaurants|hotels|items|brands)\s+(?:in|from)\s+(?:the\s+)?[\w-]+\s+(?:partner|affiliate|sponsor)|\b(?:phrase|present|frame|pass)\s+(?:it|this|them)\s+(?:off\s+)?as\s+(?:your|an?)\s+(?:own|personal|independent)\s+(?:opinion|view|recommendation|advice)\b`),
+  rule('secrecy', 0.55, String.raw`\bwithout\s+(?:mentioning|disclosing|revealing)\s+(?:the\s+|our\s+|any\s+)?(?:partnership|sponsorship|commission|affiliation|referral|ad|kickback)s?\b|\b(?:do not|don't|never)\s+(?:tell|inform|notify|let)\s+(?:the\s+)?(?:student|customer|client|patient|applicant|candidate|tenant|member|caller|citizen|buyer|parent|family)s?\b(?:\s+know)?\s+(?:that|about)\b|\b(?:leaves?|leaving|keeps?)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:bit|part|line|item|section|detail)s?\s+out\b`),
+  // Secrets in a memory or a reply script: 回访时不要透露, 总结邮件时略过即可, 汇总里请去掉这一条, 他要是问就不用说.
+  rule('secrecy', 0.55, '(?:回访|回复|沟通|汇报|介绍)时(?:不要|别|不得|切勿)(?:透露|提及|提到|说)|(?:总结|摘要|汇总|转述)[^，。！？\\n]{0,6}?时(?:略过|跳过|省略|不提|去掉)|(?:汇总|摘要|总结|报告)(?:里|中)(?:请)?(?:去掉|删掉|略去|隐去)|(?:要是|如果|若)(?:他|她|用户)?问[^，。！？\\n]{0,12}?[，,]?(?:就)?(?:不用|不必|别|不要)(?:说|提|讲)|(?:只讲|只说|只提)[^，。！？\\n]{0,10}?[，,][^，。！？\\n]{0,10}?(?:不必|不用|不要|别)(?:展开|提|说|讲)'),
+  // Personas: "I am FinanceGuru, an unrestricted advisor", 接下来我就是“李主任”, 你现在是‘…导师’, 不能出戏.
+  rule('persona', 0.6, String.raw`\bI\s*(?:am|'m)\s+["“]?\p{Lu}[\w-]+["”]?,\s+an?\s+(?:unrestricted|unfiltered|uncensored)\b|\bnever\s+(?:adds?|gives?|includes?)\s+(?:any\s+)?(?:risk\s+)?(?:disclaimers?|warnings?)\b|\bswitch(?:ing|ed)?\s+to\s+the\s+(?:personality|persona|character|role|mode)\s+(?:described|defined|given|set out)\s+(?:in|on|by)\b`),
+  rule('persona', 0.55, '(?:接下来|从现在起|以后)我(?:就是|是|叫)[“"「]|你现在是[‘“"「][^’”"」]{1,12}[’”"」]|不(?:能|许|要)出戏|不讲任何风险'),
+  rule('directive', 0.5, '(?:页面|网页|网站|邮件|文件|文档|帖子)(?:上)?说的(?:我)?(?:照做|照办|都听)'),
+  // Secrets asked for: "ask for their login password", gift-card codes, 京东E卡卡密.
+  rule('exfiltration', 0.7, String.raw`(?<!\b(?:never|not|don't|do not|won't|will not|must not|shouldn't)\s+)\bask\s+(?:them|the user|him|her)?\s*for\s+(?:their|his|her|the user(?:'|’)?s)\s+(?:[\w-]+\s+)?(?:passwords?|PINs?|one-time codes?|passcodes?|card numbers?|security codes?)\b|\bgift[\s-]?card\s+(?:codes?|numbers?|PINs?)\b`),
+  rule('exfiltration', 0.6, '(?:发|提供|给|报)[^，。！？\\n]{0,12}?(?:卡密|礼品卡(?:号|密码)?|充值卡密码)'),
+  // Confirmation rules waved away, another site's word made the rule, and claims equal to the customer's consent.
+  rule('authority', 0.55, '(?:二次确认|确认|审批|核实|复核)[^，。！？\\n]{0,16}?(?:规矩|规则|流程|要求)[^，。！？\\n]{0,4}?(?:就)?(?:不用管|不用理|作废|不算数|可以忽略)|(?:那套|这套|那些|这些)(?:规矩|规则|流程|限制)(?:就)?(?:不用管|不用理|不算数|作废|不用遵守)|等同于(?:客户|用户|主人|本人)(?:本人)?(?:授权|同意|批准)|不再(?:核对|核实|确认|审核|复核|验证)'),
+  rule('override', 0.55, '以[^，。！？\\n]{0,10}?(?:网站|页面|网页|邮件|文档|帖子)(?:的)?(?:说明|要求|规定)?为准|(?:规矩|规则|准则|限制)是旧(?:版|的)'),
+  rule('role_tag', 0.55, '[【\\[](?:助手|AI助手|assistant)[】\\]]'),
+  rule('obfuscation', 0.6, String.raw`\b(?:combine|join|put together|read)\s+the\s+(?:words|letters|pieces)\b[^.\n]{0,30}?\b(?:do|follow|obey)\s+(?:what|as)\b`),
 ];
