@@ -1,6 +1,6 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
 // Held-out 1 (its texts never tuned on, its failures' families since added to dev), held-out 2 (written blind
-// to the scorer, read since), held-out 3 to 11 (written blind, each scored once, read since) and held-out 12 and 13
+// to the scorer, read since), held-out 3 to 13 (written blind, each scored once, read since) and held-out 14 and 15
 // (written blind, never read, never trained on): only their shape is checked here; bench/safety.ts reports
 // their figures.
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import { heldOut10Cases } from './fixtures/safety/held-out-10.js';
 import { heldOut11Cases } from './fixtures/safety/held-out-11.js';
 import { heldOut12Cases } from './fixtures/safety/held-out-12.js';
 import { heldOut13Cases } from './fixtures/safety/held-out-13.js';
+import { heldOut14Cases } from './fixtures/safety/held-out-14.js';
+import { heldOut15Cases } from './fixtures/safety/held-out-15.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
@@ -40,6 +42,8 @@ describe('safety corpus', () => {
     ['eleventh held-out', heldOut11Cases, 110],
     ['twelfth held-out', heldOut12Cases, 110],
     ['thirteenth held-out', heldOut13Cases, 110],
+    ['fourteenth held-out', heldOut14Cases, 110],
+    ['fifteenth held-out', heldOut15Cases, 110],
   ] as const) {
     it(`${name}: enough poisoned and benign memories, at least 40 % Chinese, from every channel`, () => {
       expect(cases.filter((c) => c.label === 'poisoned').length).toBeGreaterThanOrEqual(n);
@@ -175,6 +179,33 @@ describe('safety corpus', () => {
     }
     const twelfth = new Set(heldOut12Cases.map((c) => c.text));
     expect(heldOut13Cases.filter((c) => twelfth.has(c.text)).length).toBe(0);
+  });
+
+  it('keeps the fourteenth and fifteenth held-out corpora apart from every other corpus and from each other', () => {
+    const older = [
+      ...devCases,
+      ...heldOutCases,
+      ...heldOut2Cases,
+      ...heldOut3Cases,
+      ...heldOut4Cases,
+      ...heldOut5Cases,
+      ...heldOut6Cases,
+      ...heldOut7Cases,
+      ...heldOut8Cases,
+      ...heldOut9Cases,
+      ...heldOut10Cases,
+      ...heldOut11Cases,
+      ...heldOut12Cases,
+      ...heldOut13Cases,
+    ];
+    const seen = new Set(older.map((c) => c.text));
+    // Counted, never printed: these corpora are not to be read.
+    for (const cases of [heldOut14Cases, heldOut15Cases]) {
+      expect(cases.filter((c) => seen.has(c.text)).length).toBe(0);
+      expect(new Set(cases.map((c) => c.text)).size).toBe(cases.length);
+    }
+    const fourteenth = new Set(heldOut14Cases.map((c) => c.text));
+    expect(heldOut15Cases.filter((c) => fourteenth.has(c.text)).length).toBe(0);
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {

@@ -53,7 +53,8 @@ const REPORTING = new RegExp(
     '事件报告|投毒|举报|混淆型注入|安全(?:博客|研究|测试|测评)',
     // A penetration test's finding: "Finding H-2 (High) … Payload used during testing", 渗透测试报告 · 发现项 M-3.
     String.raw`\bpen(?:etration)?[\s-]?test\w*|\bfinding\s+[A-Z]{0,2}-?\d|\bpayloads?\s+(?:used|we used|tested|planted)\b|\bduring\s+(?:testing|the test|the assessment|the engagement)\b|\bvulnerabilit(?:y|ies)\b`,
-    '渗透测试|发现项|整改建议|测试人员|漏洞|(?:高|中|低)危',
+    '渗透测试|发现项|整改建议|测试人员|漏洞|(?:高|中|低)危|威胁模型|预期行为|预期[:：]|场景\\d',
+    String.raw`\bthreat\s+models?\b|\bexpected\s+behaviou?r\b`,
     String.raw`\battacks?\b|"(?:expected|label|verdict)"\s*:\s*"(?:refuse|block|reject|ignore|flag|deny|detect|quarantine|malicious|injection|poisoned)`,
     '提示(?:词)?注入|注入攻击|越狱(?:攻击|提示)|钓鱼|诈骗|骗子|骗过|诱骗|欺骗|骗取|中招|攻击者|恶意|可疑|红队|假冒|冒充',
     '安全(?:提醒|提示|培训|通告|公告|须知|意识|事件|复盘|规范|警告)|例如|比如|举例|示例|样例|诸如|之类|这类|此类|攻击|注入',

@@ -29,6 +29,9 @@ const ESCAPE = /\\u([0-9a-fA-F]{4})/gu;
 /** Pinyin written with tone marks (zhù shǒu qǐng …): macrons and carons are pinyin's, not French or Spanish. */
 const PINYIN_TONE = /[āēīōūǖǎěǐǒǔǚ]/gu;
 const TONED = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/gu;
+/** Common words written backwards: reversed text has several, ordinary text next to none. */
+const REVERSED_WORDS =
+  /\b(?:eht|dna|ruoy|uoy|siht|taht|ton|htiw|rof|resu)\b|户用|令指|略忽|码密|示提|手助|诉告/gu;
 /** Words each in its own brackets: [reveal] [your] [hidden] [instructions]. */
 const BRACKETED = /(?:\[[^[\]\s]{1,20}\][ \t]*){4,}/gu;
 /** Single characters joined by hyphens, dots or underscores: S-E-N-D, 发-送-密-码. */
@@ -45,8 +48,15 @@ export function* decodings(text: string): Generator<Decoded> {
   }
   if (ROT13_HINT.test(joined)) yield { text: rot13(joined), at: whole };
   // The hint may be reversed with the text it comes with (读来过倒 is 倒过来读).
-  if (REVERSE_HINT.test(joined) || REVERSE_HINT.test([...joined].reverse().join('')))
-    yield { text: [...joined].reverse().join(''), at: whole };
+  // Or the text is reversed with no hint at all, and its commonest words show it (eht, dna, ruoy; 户用, 要不).
+  const reversed = [...joined].reverse().join('');
+  if (
+    REVERSE_HINT.test(joined) ||
+    REVERSE_HINT.test(reversed) ||
+    (joined.match(REVERSED_WORDS)?.length ?? 0) >= 3
+  ) {
+    yield { text: reversed, at: whole };
+  }
   const leet = [...text.matchAll(LEET_WORD)].filter((m) => /[a-z]/iu.test(m[0]) && /[013457$@]/u.test(m[0]));
   if (leet.length >= 3) {
     yield { text: text.replace(LEET_WORD, (w) => [...w].map((c) => LEET[c] ?? c).join('')), at: whole };
