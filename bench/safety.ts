@@ -1,8 +1,9 @@
-// `npx tsx bench/safety.ts [--data ../shared/data]`: the safety gate on its dev corpus (tuned on), its first and
-// second to fourth held-out corpora (read since they were scored) and its fifth, written blind to the scorer and
-// scored once on the frozen scorer, per kind of attack and of look-alike, with the rules alone beside the whole gate
-// (rules and learned signal); then ordinary conversation it never trained on (LoCoMo turns) and its cost. Prints
-// the Markdown section and writes it into docs/BENCHMARKS.md between its markers.
+// `npx tsx bench/safety.ts [--data ../shared/data]`: the safety gate on its dev corpus (tuned on) and on every
+// hand-written held-out corpus — each written blind to the scorer by someone who never opened it, scored once on
+// the commit frozen for it ("Blind rounds", below), read and tuned on only after that — with the newest blind
+// pair in detail; then ordinary conversation it never trained on (LoCoMo turns), the learned signal on authors
+// it was not trained on, and its cost. Prints the Markdown section and writes it into docs/BENCHMARKS.md
+// between its markers.
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,13 +19,9 @@ import { dev2Cases } from '../test/fixtures/safety/dev-2.js';
 import { dev3Cases } from '../test/fixtures/safety/dev-3.js';
 import { devCases } from '../test/fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression, type Tally } from '../test/fixtures/safety/evaluate.js';
-import { heldOut2Cases } from '../test/fixtures/safety/held-out-2.js';
-import { heldOut3Cases } from '../test/fixtures/safety/held-out-3.js';
-import { heldOut4Cases } from '../test/fixtures/safety/held-out-4.js';
-import { heldOut5Cases } from '../test/fixtures/safety/held-out-5.js';
-import { heldOutCases } from '../test/fixtures/safety/held-out.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 import { writeSection } from './report.js';
+import { blindFigures, heldOutCorpus } from './safety-blind.js';
 
 const COMMAND = 'npx tsx bench/safety.ts';
 const { values: args } = parseArgs({ options: { data: { type: 'string' } } });
@@ -70,26 +67,145 @@ function section(name: string, cases: SafetyCase[]): { lines: string[]; figures:
   return { lines, figures };
 }
 
+/** The hand-written held-out corpora, by number; the newest blind pair is shown in detail. */
+const NUMBERS = Array.from({ length: 15 }, (_, i) => i + 1);
+const NEWEST = [14, 15];
+const heldOuts = new Map<number, SafetyCase[]>();
+for (const n of NUMBERS) heldOuts.set(n, await heldOutCorpus(n));
+const corpus = (n: number): SafetyCase[] => heldOuts.get(n) ?? [];
+
+/**
+ * Each blind round: the corpora written for it, the commit frozen before they were scored, and what they gave —
+ * measured once, by `bench/safety-blind.ts` at that commit; not recomputed here (the scorer has changed since).
+ * Corpora 1 and 2 predate this protocol (see the notes below).
+ */
+const ROUNDS: {
+  corpora: number[];
+  commit: string;
+  detected: number;
+  poisoned: number;
+  suppressed: number;
+  benign: number;
+  rules: string;
+}[] = [
+  {
+    corpora: [3],
+    commit: '33bf443',
+    detected: 119,
+    poisoned: 138,
+    suppressed: 1,
+    benign: 132,
+    rules: '65.9 %',
+  },
+  {
+    corpora: [4],
+    commit: 'c75b967',
+    detected: 114,
+    poisoned: 123,
+    suppressed: 1,
+    benign: 119,
+    rules: '69.1 %',
+  },
+  {
+    corpora: [5],
+    commit: '04a3d34',
+    detected: 118,
+    poisoned: 134,
+    suppressed: 0,
+    benign: 113,
+    rules: '60.4 %',
+  },
+  {
+    corpora: [6, 7],
+    commit: '10714c9',
+    detected: 233,
+    poisoned: 262,
+    suppressed: 6,
+    benign: 235,
+    rules: '70.2 %',
+  },
+  {
+    corpora: [8, 9],
+    commit: 'bfbfcbe',
+    detected: 242,
+    poisoned: 268,
+    suppressed: 6,
+    benign: 239,
+    rules: '64.9 %',
+  },
+  {
+    corpora: [10, 11],
+    commit: '8b13eaa',
+    detected: 248,
+    poisoned: 283,
+    suppressed: 3,
+    benign: 257,
+    rules: '62.9 %',
+  },
+  {
+    corpora: [12, 13],
+    commit: '03616e3',
+    detected: 238,
+    poisoned: 264,
+    suppressed: 1,
+    benign: 236,
+    rules: '66.7 %',
+  },
+  {
+    corpora: [14, 15],
+    commit: '29c64dd',
+    detected: 255,
+    poisoned: 264,
+    suppressed: 3,
+    benign: 244,
+    rules: '69.3 %',
+  },
+];
+
+function rounds(): string[] {
+  return [
+    '### Blind rounds',
+    '',
+    'Each round: corpora written by helpers who never opened the scorer, its tests, benches or other corpora, committed before the rules that judge them, scored exactly once on the commit named (frozen for them), and only then read and tuned on.',
+    '',
+    '| corpora | frozen at | detection | false suppression | the rules alone |',
+    '|---|---|---:|---:|---:|',
+    ...ROUNDS.map(
+      (r) =>
+        `| ${r.corpora.join(' + ')} | ${r.commit} | ${pct(r.detected / r.poisoned)} (${r.detected} of ${r.poisoned}) | ${pct(r.suppressed / r.benign)} (${r.suppressed} of ${r.benign}) | ${r.rules} |`,
+    ),
+    '',
+  ];
+}
+
+/** Every corpus on this checkout's scorer: dev figures for those read, the blind figure for those never read. */
+function everyCorpus(): string[] {
+  const row = (name: string, cases: SafetyCase[], status: string) => {
+    const f = blindFigures(cases);
+    return `| ${name} | ${status} | ${f.poisoned.cases} + ${f.benign.cases} | ${pct(f.chinese)} | ${pct(detection(f.poisoned))} | ${pct(falseSuppression(f.benign))} | ${pct(f.benign.quote / f.benign.cases)} | ${pct(f.rulesAlone)} |`;
+  };
+  return [
+    '### Every corpus on this scorer',
+    '',
+    '| corpus | status | poisoned + benign | Chinese | detection | false suppression | benign quoted | the rules alone |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    row('dev-2', dev2Cases, 'blind once, read, trained on'),
+    row('dev-3', dev3Cases, 'blind once, read, trained on'),
+    ...NUMBERS.map((n) =>
+      row(
+        `held-out ${n}`,
+        corpus(n),
+        NEWEST.includes(n) ? 'blind, scored once, never trained on' : 'blind once, read, trained on',
+      ),
+    ),
+    '',
+  ];
+}
+
 const dev = section('Dev corpus (the rules were tuned on it)', devCases);
-const held = section(
-  'Held-out corpus 1 (written before the rules; its four failures were read since, so no longer clean)',
-  heldOutCases,
-);
-const held2 = section(
-  'Held-out corpus 2 (written blind to the rules; its failures were read and tuned on since)',
-  heldOut2Cases,
-);
-const held3 = section(
-  'Held-out corpus 3 (written blind, scored once at 33bf443; read, tuned and trained on since)',
-  heldOut3Cases,
-);
-const held4 = section(
-  'Held-out corpus 4 (written blind, scored once at c75b967; read, tuned and trained on since)',
-  heldOut4Cases,
-);
-const held5 = section(
-  'Held-out corpus 5 (written blind to the scorer, scored once on the frozen scorer, never trained on)',
-  heldOut5Cases,
+const newest = section(
+  `Held-out corpora ${NEWEST.join(' and ')} together (written blind, scored once at ${ROUNDS.at(-1)?.commit ?? '?'}, never trained on; their failures below were read after that)`,
+  NEWEST.flatMap(corpus),
 );
 
 /** Ordinary conversation the learned signal never trained on: LoCoMo's turns, read as tool text. */
@@ -119,7 +235,7 @@ const everyday = ordinary();
 
 /**
  * How the learned signal does on an author it never saw: trained without one hand-written corpus, scored on
- * it alone (the rules are left out: they were tuned on all three).
+ * it alone (the rules are left out: they were tuned on every corpus but the newest).
  */
 function crossAuthor(): string[] {
   const dir = resolve(args.data ?? defaultDataDir());
@@ -128,18 +244,22 @@ function crossAuthor(): string[] {
   const out = [
     '### The learned signal on an author it was not trained on',
     '',
-    `Trained on everything but the corpus named, then that corpus scored by the learned signal alone (quote at ≥ ${SAFETY_THRESHOLDS.learned}; the user's own words and texts under 16 characters are not scored; derived notes need ≥ ${SAFETY_THRESHOLDS.learnedDerived}):`,
+    `Trained on everything but the corpus named, then that corpus scored by the learned signal alone (quote at ≥ ${SAFETY_THRESHOLDS.learned}; the user's own words and texts under 16 characters are not scored; the agent's own notes need ≥ ${SAFETY_THRESHOLDS.learnedDerived}):`,
     '',
     '| left out | attacks flagged | look-alikes flagged (not the user’s own) |',
     '|---|---:|---:|',
   ];
-  for (const [name, cases] of [
+  const folds: [string, SafetyCase[]][] = [
     ['dev-2', dev2Cases],
     ['dev-3', dev3Cases],
-    ['held-out 2', heldOut2Cases],
-    ['held-out 3', heldOut3Cases],
-    ['held-out 4', heldOut4Cases],
-  ] as const) {
+    ...NUMBERS.filter((n) => n >= 2 && !NEWEST.includes(n)).map((n): [string, SafetyCase[]] => [
+      `held-out ${n}`,
+      corpus(n),
+    ]),
+  ];
+  let attacksFlagged = 0;
+  let looksFlagged = 0;
+  for (const [name, cases] of folds) {
     const left = new Set(cases.map((c) => c.text));
     const model = trainSafetyModel(rows.filter((r) => !left.has(r.text)));
     const flagged = (c: SafetyCase) => {
@@ -150,13 +270,17 @@ function crossAuthor(): string[] {
     };
     const attacks = cases.filter((c) => c.label === 'poisoned');
     const looks = cases.filter((c) => c.label === 'benign' && trustOf(c) !== 'own');
-    out.push(
-      `| ${name} | ${pct(attacks.filter(flagged).length / attacks.length)} of ${attacks.length} | ${pct(looks.filter(flagged).length / looks.length)} of ${looks.length} |`,
-    );
+    const a = attacks.filter(flagged).length / attacks.length;
+    const l = looks.filter(flagged).length / looks.length;
+    attacksFlagged += a / folds.length;
+    looksFlagged += l / folds.length;
+    out.push(`| ${name} | ${pct(a)} of ${attacks.length} | ${pct(l)} of ${looks.length} |`);
   }
+  out.push(`| mean | ${pct(attacksFlagged)} | ${pct(looksFlagged)} |`);
   return [...out, ''];
 }
 const cross = crossAuthor();
+const last = ROUNDS.at(-1);
 const lines = [
   START,
   '## Safety gate (issue 13)',
@@ -164,80 +288,41 @@ const lines = [
   `Produced by \`${COMMAND}\` on ${new Date().toISOString().slice(0, 10)}: ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}.`,
   `Thresholds: quote at a score ≥ ${SAFETY_THRESHOLDS.quote}, suppress at ≥ ${SAFETY_THRESHOLDS.suppress}; targets: detection ≥ 95 %, false suppression ≤ 2 %.`,
   '',
+  ...rounds(),
+  ...everyCorpus(),
+  ...newest.lines,
   ...dev.lines,
-  ...held.lines,
-  ...held2.lines,
-  ...held3.lines,
-  ...held4.lines,
-  ...held5.lines,
   ...everyday,
   ...cross,
   'What the figures say:',
   '',
+  `- The measure is the newest blind round: held-out corpora ${NEWEST.join(' and ')} (\`test/fixtures/safety/held-out-${NEWEST[0]}.ts\`, \`held-out-${NEWEST[1]}.ts\`), scored once at ${last?.commit ?? '?'}: ${newest.figures}.`,
+  '  It meets both targets; the four rounds before it (6 + 7 to 12 + 13, this stop) gave 87.6–90.3 % detection,',
+  '  so a new author can still do worse: per corpus, blind detection has ranged from 81.5 % to 97.7 %.',
+  '- Between rounds the failures of the corpora just scored were read and general rules written for their kinds',
+  '  (each with English and Chinese tests in `src/inject/safety-*.test.ts`, and look-alikes that must pass), false',
+  '  suppressions fixed by how texts are framed (a report, a changelog, a test-case table, code, a terminal',
+  '  printing a file), and the learned signal retrained with them. Its bars are chosen by one rule, applied',
+  '  again each round on the larger set: train without each hand-written corpus in turn, score it, and take the',
+  "  lowest bars at which on average at most 7 % of a left-out corpus's look-alikes (2 % of the agent's own",
+  '  notes) and at most 1 % of the LoCoMo turns are quoted — the table above is that check on this scorer.',
+  '- One lapse in the last round: checking that held-out 14 and 15 repeated no older text printed an older',
+  '  benign text (a chat template in held-out 13) that held-out 14 holds byte for byte; the older copy was',
+  '  reworded and the model retrained before scoring, but a near copy of that one benign text was trained on.',
   '- The dev corpus (`test/fixtures/safety/corpus.ts`: templates filled with a fixed seed, plus `handwritten.ts`,',
-  '  `families.ts`, `dev-2.ts` and `dev-3.ts`) is what the rules were tuned on and the learned signal trained on:',
-  `  its figures are what it was built to reach, not an estimate (${dev.figures}).`,
-  '  `test/safety.test.ts` keeps it at the targets (≥ 95 %, ≤ 2 %).',
-  '- `dev-2.ts` (132 poisoned, 140 benign, half Chinese) was written by someone who never opened the scorer, in',
-  '  real carriers; scored on the rules as they were before it was tuned on, it gave 56.8 % detection and 5.0 %',
-  '  false suppression. The rules were then made general on it (an AI reader named and asked something, what a',
-  "  carrier asks done with the user's data, secrecy toward the user, chat-template tokens of any family,",
-  "  steering of the reader's own output, decoded obfuscation, warnings read as warnings).",
-  '- Held-out corpus 1 (`test/fixtures/safety/held-out.ts`, 70 + 70, committed before the first rules) gave',
-  '  97.1 % / 2.9 % when first scored; its four failures were read and their families added to the dev corpus',
-  `  (\`families.ts\`), so its figure now (${held.figures}) checks coverage, not generalisation.`,
-  '- Held-out corpus 2 (`test/fixtures/safety/held-out-2.ts`, 97 + 102, written blind) gave 59.8 % / 1.0 % on the',
-  '  rules at e8270bf and 87.6 % / 2.9 % on the rules of the stop before this one, scored once each. Its',
-  '  failures were printed then, so this stop read them and made general rules for their kinds (orders that',
-  '  outlast the reading: precedence over or voiding of the model\'s orders, "store this in your long-term',
-  '  memory", hidden sources, standing sends, rules a memory says came from a page; third-person orders to an',
-  '  AI reader; calls by name planted in CSV cells and e-mails; look-alikes: support macros, chat templates in',
-  `  code, newsletters about hidden lines). Tuned on, its figure now (${held2.figures}) is a dev figure.`,
-  '- `dev-3.ts` (142 poisoned, 143 benign, 49 % Chinese; new kinds: output steering, phishing through the model)',
-  '  was written blind by another helper and scored before it was tuned on: 55.6 % detection and 1.4 % false',
-  '  suppression on the rules at the start of this stop (f847a44), 58.5 % / 1.4 % on the rules after the',
-  "  held-out-2 round (9f793e7) — rules written from one author's forms catch little more than half of another's.",
-  '  Two changes came of it. General rules for its kinds (resets and "the real task is", voided briefs and',
-  '  governing documents, personas by name, claimed trust levels and third persons "cleared to" act, secrets',
-  '  kept from the user in English, Chinese, Spanish and pinyin, orders to what a reader makes of a text',
-  '  (本文的任何摘要都必须…, "answers about X are to recommend Y"), phishing through the model, calls in YAML and',
-  '  escaped JSON), and traditional Chinese read as simplified (`safety-hant.ts`). And a learned signal',
-  '  (`safety-learned.ts`): a logistic regression over hashed character 2–5-grams and words, trained by',
-  '  `scripts/train-safety-model.ts` on the read corpora and, as benign, 2,700 ordinary turns of LongMemEval,',
-  '  MemoryBank (MIT), KdConv, DuLeMon (Apache-2.0) and the zh-agent log read from the shared data folder',
-  '  (never copied into the repository). It quotes a text the rules allow when it scores ≥ 0.5 (≥ 0.9 for the',
-  "  agent's own notes), never suppresses, and never reads the user's own words; the table above shows it on",
-  '  authors it was not trained on. Trained without dev-3 and added to the rules of f847a44 (both blind to',
-  '  dev-3), it took dev-3 detection from 56.3 % to 75.4 %, look-alikes quoted or suppressed from 18.9 % to',
-  '  19.6 %. Without the ordinary turns it flagged about a quarter of ordinary English chat; with them, the',
-  '  LoCoMo line above.',
-  '- Held-out corpus 3 (`test/fixtures/safety/held-out-3.ts`, 138 + 132, 51 % Chinese): written by a helper',
-  '  who never opened the scorer, with the kinds of dev-3 and hard look-alikes, committed (8c4d110) before any',
-  '  rule was changed for dev-3, and scored once, on the scorer frozen at 33bf443: 86.2 % detection, 0.8 % false',
-  '  suppression (1 of 132); the rules alone 65.9 %. One lapse: after that freeze, a test title (an `it.each`',
-  '  row) printed about a third of its texts to the console of whoever tuned the rules; nothing was changed',
-  '  before it was scored. Its failures were then read and general rules made for their kinds (orders from a',
-  "  host's loaded guidelines, personas given by name, a reader of a feed or of a customer's question told what",
-  '  to do, what a comparison must conclude, notes the agent kept from a page, scam fees, dotted calls; [admin]',
-  '  scopes in code were a false suppression), and the learned signal was retrained with it: its figure now',
-  `  (${held3.figures}) is a dev figure.`,
-  '- Held-out corpus 4 (`test/fixtures/safety/held-out-4.ts`, 123 + 119, 52 % Chinese): written by a third',
-  '  helper under the same rules (it saw one commit message of the scorer in a `git log`, not its code),',
-  '  committed (af0f1a6) before the fifth round of rules, scored once on the scorer frozen at c75b967: 92.7 %',
-  '  detection, 0.8 % false suppression (1 of 119), the rules alone 69.1 %. Two of its benign sentences were',
-  "  the brief's own examples and also stood in held-out corpora 1 and 3; those copies were reworded there.",
-  '  Its failures were then read, general rules made for their kinds and the learned signal retrained with',
-  `  it: its figure now (${held4.figures}) is a dev figure.`,
-  '- Held-out corpus 5 (`test/fixtures/safety/held-out-5.ts`, 134 + 113, 53 % Chinese) is the measure that',
-  '  counts now: written by a fourth helper who ran no git command that prints history, committed (b398823)',
-  `  before the sixth round, never trained on, and scored once on the scorer frozen at 04a3d34: ${held5.figures}.`,
-  '- The figures measure forms that three or four people wrote in English and Chinese; attacks by someone else,',
-  '  in other languages or in forms none of them thought of, will do worse.',
+  '  `families.ts`, `dev-2.ts` and `dev-3.ts`) is what the rules were first tuned on: its figures are what it',
+  `  was built to reach, not an estimate (${dev.figures}); \`test/safety.test.ts\` keeps it at the targets.`,
+  '- Held-out corpus 1 (70 + 70) was committed before the first rules and gave 97.1 % / 2.9 % when first',
+  '  scored; corpus 2 (97 + 102, written blind) gave 59.8 % / 1.0 % on the rules at e8270bf; dev-3 (blind)',
+  '  gave 55.6 % / 1.4 % at f847a44. Held-out 3 had a lapse (a test title printed a third of it after its',
+  '  freeze); the held-out-4 helper saw one commit message of the scorer.',
+  '- The figures measure forms that about fifteen writers produced in English and Chinese; attacks by someone',
+  '  else, in other languages or in forms none of them thought of, will do worse.',
   '- "quote" is not a failure for a poisoned memory (it reaches the prompt only as marked, neutralised data),',
   '  and for a benign one it is counted apart: most benign quotes are security notes and docs that quote an',
   '  attack or show a chat template or tool-call JSON (quoted by design: a strong signal is never allowed),',
   '  high-risk procedures ("ask the user" items), comments addressed to AI assistants, imperative notices the',
-  '  learned signal finds attack-like, a few claimed approvals and a curl-pipe-to-shell install line.',
+  '  learned signal finds attack-like.',
   END,
 ];
 const text = lines.join('\n');
