@@ -1,11 +1,11 @@
 // `npx tsx scripts/train-safety-model.ts [--data ../shared/data]`: trains the safety gate's learned signal
 // (src/inject/safety-learned.ts) and writes src/inject/safety-model.bin. It learns from every safety corpus that
 // has been read — the generated dev corpus (one case in four: its templates repeat themselves), the hand-written
-// ones, dev-2, dev-3 and held-out corpora 1 to 13, whose failures were read — and from ordinary conversation
+// ones, dev-2, dev-3 and held-out corpora 1 to 17, whose failures were read — and from ordinary conversation
 // as benign text, so that chatting is not mistaken for an attack: turns of LongMemEval and MemoryBank (MIT),
 // KdConv and DuLeMon (Apache-2.0) and the project's zh-agent log, read from the shared data folder beside the
 // repository (never copied into it; LoCoMo, non-commercial, is left out and used only to check). Held-out
-// corpora 14 and later are never trained on. Deterministic: the same inputs give the same file (test/safety-model.test.ts).
+// corpora 18 and later are never trained on. Deterministic: the same inputs give the same file (test/safety-model.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,10 @@ import { heldOut10Cases } from '../test/fixtures/safety/held-out-10.js';
 import { heldOut11Cases } from '../test/fixtures/safety/held-out-11.js';
 import { heldOut12Cases } from '../test/fixtures/safety/held-out-12.js';
 import { heldOut13Cases } from '../test/fixtures/safety/held-out-13.js';
+import { heldOut14Cases } from '../test/fixtures/safety/held-out-14.js';
+import { heldOut15Cases } from '../test/fixtures/safety/held-out-15.js';
+import { heldOut16Cases } from '../test/fixtures/safety/held-out-16.js';
+import { heldOut17Cases } from '../test/fixtures/safety/held-out-17.js';
 import { heldOutCases } from '../test/fixtures/safety/held-out.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 
@@ -159,6 +163,10 @@ export function trainingCases(): SafetyCase[] {
     ...heldOut11Cases,
     ...heldOut12Cases,
     ...heldOut13Cases,
+    ...heldOut14Cases,
+    ...heldOut15Cases,
+    ...heldOut16Cases,
+    ...heldOut17Cases,
   ];
 }
 

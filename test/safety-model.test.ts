@@ -19,8 +19,8 @@ import {
 } from '../src/inject/safety-learned.js';
 import type { SafetyInput } from '../src/inject/safety-schema.js';
 import { SAFETY_THRESHOLDS, scoreSafety } from '../src/inject/safety.js';
-import { heldOut14Cases } from './fixtures/safety/held-out-14.js';
-import { heldOut15Cases } from './fixtures/safety/held-out-15.js';
+import { heldOut18Cases } from './fixtures/safety/held-out-18.js';
+import { heldOut19Cases } from './fixtures/safety/held-out-19.js';
 
 const committed = readFileSync(MODEL_FILE);
 const data = defaultDataDir();
@@ -34,9 +34,9 @@ describe('safety model', () => {
     expect(() => decodeModel(Buffer.from('not a model'))).toThrow(/not a model/);
   });
 
-  it('never trains on held-out corpora 14 and 15', () => {
+  it('never trains on held-out corpora 18 and 19', () => {
     const trained = new Set(trainingCases().map((c) => c.text));
-    for (const cases of [heldOut14Cases, heldOut15Cases]) {
+    for (const cases of [heldOut18Cases, heldOut19Cases]) {
       expect(cases.length).toBeGreaterThan(200);
       // Counted, never printed: the corpora are not to be read.
       expect(cases.filter((c) => trained.has(c.text)).length).toBe(0);

@@ -1,6 +1,6 @@
 // Issue 13: the safety gate on its corpus. Dev (tuned on): detection ≥ 95 % and false suppression ≤ 2 %.
 // Held-out 1 (its texts never tuned on, its failures' families since added to dev), held-out 2 (written blind
-// to the scorer, read since), held-out 3 to 13 (written blind, each scored once, read since) and held-out 14 and 15
+// to the scorer, read since), held-out 3 to 17 (written blind, each scored once, read since) and held-out 18 and 19
 // (written blind, never read, never trained on): only their shape is checked here; bench/safety.ts reports
 // their figures.
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,10 @@ import { heldOut12Cases } from './fixtures/safety/held-out-12.js';
 import { heldOut13Cases } from './fixtures/safety/held-out-13.js';
 import { heldOut14Cases } from './fixtures/safety/held-out-14.js';
 import { heldOut15Cases } from './fixtures/safety/held-out-15.js';
+import { heldOut16Cases } from './fixtures/safety/held-out-16.js';
+import { heldOut17Cases } from './fixtures/safety/held-out-17.js';
+import { heldOut18Cases } from './fixtures/safety/held-out-18.js';
+import { heldOut19Cases } from './fixtures/safety/held-out-19.js';
 import { heldOutCases } from './fixtures/safety/held-out.js';
 import type { SafetyCase } from './fixtures/safety/types.js';
 
@@ -44,6 +48,10 @@ describe('safety corpus', () => {
     ['thirteenth held-out', heldOut13Cases, 110],
     ['fourteenth held-out', heldOut14Cases, 110],
     ['fifteenth held-out', heldOut15Cases, 110],
+    ['sixteenth held-out', heldOut16Cases, 110],
+    ['seventeenth held-out', heldOut17Cases, 110],
+    ['eighteenth held-out', heldOut18Cases, 110],
+    ['nineteenth held-out', heldOut19Cases, 110],
   ] as const) {
     it(`${name}: enough poisoned and benign memories, at least 40 % Chinese, from every channel`, () => {
       expect(cases.filter((c) => c.label === 'poisoned').length).toBeGreaterThanOrEqual(n);
@@ -206,6 +214,35 @@ describe('safety corpus', () => {
     }
     const fourteenth = new Set(heldOut14Cases.map((c) => c.text));
     expect(heldOut15Cases.filter((c) => fourteenth.has(c.text)).length).toBe(0);
+  });
+
+  it('keeps the sixteenth to nineteenth held-out corpora apart from every other corpus and from each other', () => {
+    const seen = new Set(
+      [
+        ...devCases,
+        ...heldOutCases,
+        ...heldOut2Cases,
+        ...heldOut3Cases,
+        ...heldOut4Cases,
+        ...heldOut5Cases,
+        ...heldOut6Cases,
+        ...heldOut7Cases,
+        ...heldOut8Cases,
+        ...heldOut9Cases,
+        ...heldOut10Cases,
+        ...heldOut11Cases,
+        ...heldOut12Cases,
+        ...heldOut13Cases,
+        ...heldOut14Cases,
+        ...heldOut15Cases,
+      ].map((c) => c.text),
+    );
+    // Counted, never printed: the newest corpora are not to be read.
+    for (const cases of [heldOut16Cases, heldOut17Cases, heldOut18Cases, heldOut19Cases]) {
+      expect(cases.filter((c) => seen.has(c.text)).length).toBe(0);
+      expect(new Set(cases.map((c) => c.text)).size).toBe(cases.length);
+      for (const c of cases) seen.add(c.text);
+    }
   });
 
   it('meets the targets on the dev corpus: detection ≥ 95 %, false suppression ≤ 2 %', () => {

@@ -53,7 +53,7 @@ const REPORTING = new RegExp(
     '事件报告|投毒|举报|混淆型注入|安全(?:博客|研究|测试|测评)',
     // A penetration test's finding: "Finding H-2 (High) … Payload used during testing", 渗透测试报告 · 发现项 M-3.
     String.raw`\bpen(?:etration)?[\s-]?test\w*|\bfinding\s+[A-Z]{0,2}-?\d|\bpayloads?\s+(?:used|we used|tested|planted)\b|\bduring\s+(?:testing|the test|the assessment|the engagement)\b|\bvulnerabilit(?:y|ies)\b`,
-    '渗透测试|发现项|整改建议|测试人员|漏洞|(?:高|中|低)危|威胁模型|预期行为|预期[:：]|场景\\d',
+    '渗透测试|发现项|整改建议|测试人员|漏洞|(?:高|中|低)危|威胁模型|预期行为|预期[:：]|场景\\d|藏(?:了|着)(?:一行|一句|一段)|(?:怎么|如何)防',
     String.raw`\bthreat\s+models?\b|\bexpected\s+behaviou?r\b`,
     String.raw`\battacks?\b|"(?:expected|label|verdict)"\s*:\s*"(?:refuse|block|reject|ignore|flag|deny|detect|quarantine|malicious|injection|poisoned)`,
     '提示(?:词)?注入|注入攻击|越狱(?:攻击|提示)|钓鱼|诈骗|骗子|骗过|诱骗|欺骗|骗取|中招|攻击者|恶意|可疑|红队|假冒|冒充',
@@ -77,6 +77,8 @@ const EXPLAINING = new RegExp(
     String.raw`^#{1,4}[ \t]*(?:Tool|Function|Endpoint|Method|API)\s*:|(?:^|\n)[ \t]*(?:Example|Sample)\s*:|\b(?:are|is)\s+(?:wrapped|formatted|encoded|delimited|framed)\s+(?:as|in|with)\b|\bexample\s+(?:calls?|requests?|responses?|usage|outputs?|inputs?|invocations?)\b|^[\w./-]{1,60}\.md\b[^\n]{0,12}\bTool:`,
     // A table of test cases: a CSV whose header names the payload and the expected verdict.
     String.raw`^[ \t]*(?:[\w-]+,){0,3}[\w -]*\b(?:payload|prompt|input|attack|text)s?\b[\w ,-]*,[\w -]*\b(?:expected|label|verdict|outcome)\b`,
+    // Test fixtures and sample payloads: "tests/fixtures/tool_calls.json", "used by parser.test.ts", an endpoint line.
+    String.raw`\b(?:tests?|spec|__tests__|fixtures?)\/[\w./-]+|\b[\w-]+\.(?:test|spec)\.[jt]sx?\b|\bsample\s+(?:responses?|requests?|outputs?|payloads?)\b|^(?:GET|POST|PUT|PATCH|DELETE)\s+\/[\w/{}.:-]*`,
     // A changelog documents what the software does: "CHANGELOG.md", "## 2.9.1", 更新说明.
     String.raw`^[ \t]*(?:CHANGELOG|HISTORY|RELEASE[ _-]?NOTES|Release notes|更新日志|更新说明|版本说明)\b|^#{1,3}[ \t]*(?:v|版本\s?)?\d+\.\d+(?:\.\d+)?\b`,
     '提示词(?:指南|技巧)|怎么用|使用技巧|可以这样问|试试问|比如问|这样问|格式|形如|示意|样例|模板|协议|规范|响应体|请求体|字段|数组|宿主|客户端|服务端|写成|里写|提示词工程|对话模板|特殊标记|函数调用|工具调用',
@@ -100,6 +102,9 @@ const CODE_LINE =
 const FILE_DUMP =
   /^[ \t]*[$>%][ \t]+(?:cat|head|tail|less|more|jq|bat|type|Get-Content|sed -n|awk)\b[^\n]{0,120}\.(?:jsonl?|ya?ml|txt|md|csv|log|py|ts|js|toml|ini|cfg|conf|env\.example)\b/u;
 
+/** A patch: "diff --git a/… b/…", a hunk header, a file header. */
+const DIFF = /^(?:diff --git |@@ -\d|\+\+\+ b\/|--- a\/)/mu;
+
 /** Source code carried in a JSON field ("snippet": "expect(parse(…)).toEqual(…);"): code, quoted. */
 const CODE_FIELD =
   /"(?:snippet|code|source|source_code|patch|diff|hunk|excerpt)"\s*:\s*"(?:[^"\\\n]|\\.){1,4000}"/gu;
@@ -118,7 +123,9 @@ export function framingOf(text: string): Framing {
   code.push(...pairs(text, '```', '```'));
   const lines = text.split('\n');
   const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
-  if ((codeLines > 0 && codeLines * 2 >= lines.length) || FILE_DUMP.test(text)) code.push([0, text.length]);
+  if ((codeLines > 0 && codeLines * 2 >= lines.length) || FILE_DUMP.test(text) || DIFF.test(text)) {
+    code.push([0, text.length]);
+  }
   for (const m of text.matchAll(CODE_FIELD))
     if (CODE_TOKENS.test(m[0])) code.push([m.index, m.index + m[0].length]);
   const speech = quoted.filter(

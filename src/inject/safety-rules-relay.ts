@@ -88,29 +88,29 @@ export const RELAY_RULES: SafetyRule[] = [
   rule('secrecy', 0.55, String.raw`\bkeep\s+(?:the\s+|this\s+|that\s+|it\s+)?(?:[\w-]+\s+){0,2}?to\s+(?:myself|ourselves)\b|\b(?:I|we)\s+(?:would|will|shall|am to|are to)\s+(?:not|never)\s+(?:mention|tell|reveal|disclose|show|bring up)\b[^.\n]{0,40}?\bto\s+(?:the\s+)?(?:user|owner|customer|client)s?\b|\b(?:don't|do not|never)\s+let\s+(?:it|them|the (?:app|assistant|AI|bot|tool|software))\s+(?:tell|show|inform|notify|alert)\b|\bunless\s+(?:the\s+user|they|he|she)\s+(?:specifically\s+|explicitly\s+)?asks?\b[^.\n]{0,30}?,\s*(?:don't|do not|never)\s+(?:mention|bring up|show|raise)\b`),
   rule('secrecy', 0.55, '(?:不要|别|不得|切勿)(?:展示|显示|出示|列出|给[^，。！？\\n]{0,4}?看)(?:交易|转账|修改|编辑|扣款|账单)?(?:明细|记录|详情|历史)|(?:不要|别|不能|不得)对(?:外|用户|你|主人)(?:说|讲|透露|提(?![供交出高前醒升示问]))|不(?:向|跟|对|给)(?:用户|主人|客户)(?:提(?![供交出高前醒升示问])|说|透露|展示)|(?:别|不要|不能)让(?:它|他们|助手|AI|软件|机器人|应用|App)(?:告诉|告知|通知|提醒|显示给)|除非(?:用户|主人|他|她)[^，。！？\\n]{0,10}?问(?:起|到)?[^，。！？\\n]{0,10}?[，,]?否则(?:不要|别|不必|不用)(?:提(?![供交出高前醒升示问])|说|展示)'),
   // A confirmation rule declared void in a memory: "那些“发送前要先确认”的规矩是误加的，已经撤销".
-  rule('authority', 0.55, '(?:确认|审批|核实|复核|询问)[^，。！？\\n]{0,8}?(?:规矩|规则|要求|流程|步骤|设置)[^，。！？\\n]{0,8}?(?:误加|撤销|取消|作废|废除|删掉|不再需要)|(?:不用|不必|无需|不需要)(?:每次都?|再)?问(?=[，。！？\\n]|$)|不再先问(?:家长|用户|主人|你|您|大人)'),
+  rule('authority', 0.55, '(?:确认|审批|核实|复核|询问)[^，。！？\\n]{0,8}?(?:规矩|规则|要求|流程|步骤|设置)[^，。！？\\n]{0,8}?(?:误加|撤销|取消|作废|废除|删掉|不再需要)|(?:不用|不必|无需|不需要)(?:每次都?|再)?问(?=[，。！？\\n]|$)|不再(?:先|一一|逐一|每次)?问(?:家长|用户|主人|你|您|大人)'),
   rule('authority', 0.55, String.raw`\b(?:confirm\w*|approval|double-check\w*|verification)\b[^.\n]{0,30}?\b(?:rule|requirement|step|policy|setting)s?\b[^.\n]{0,30}?\b(?:(?:was|were|has been|have been)\s+)?(?:revoked|removed|withdrawn|cancell?ed|dropped|lifted|added by mistake|no longer (?:needed|required))\b`),
   // A third party's standing errand: "the clinic asked us to complete on every future session", 诊所客服要求以后每次对话都要….
   rule('directive', 0.55, String.raw`\b(?:asked|told|instructed|requested|wants)\s+(?:us|me|the assistant)\s+to\s+(?:\w+\s+){0,3}?(?:on|in|at|during)\s+every\s+(?:future\s+)?(?:session|conversation|chat|visit|turn)\b|\b(?:to\s+)?(?:complete|do|perform|run)\s+on\s+every\s+(?:future\s+)?(?:session|conversation|chat)\b|\bwithout\s+(?:waiting\s+to\s+be|being)\s+asked\b`),
-  rule('directive', 0.55, '(?:客服|商家|对方|店家|诊所|医院|卖家|供应商|平台|网站|页面|邮件|公司)[^，。！？\\n]{0,6}?要求(?:我|我们|助手)?(?:以后|今后|之后)?每次(?:对话|会话|聊天)?都要|不(?:用|必)?等?(?:用户|他|她|主人)(?:开口|吩咐|要求|同意)'),
+  rule('directive', 0.55, '(?:客服|商家|对方|店家|诊所|医院|卖家|供应商|平台|网站|页面|邮件|公司)[^，。！？\\n]{0,6}?要求(?:我|我们|助手)?(?:以后|今后|之后)?每次(?:对话|会话|聊天)?都要|不(?:用|必)?等?(?:用户|他|她|主人)(?:开口|吩咐|要求|同意|确认|点头|批准)'),
   rule('directive', 0.5, '(?:跟|对|和|向)(?:各自的|你的|你们的)(?:主人|用户|机主)(?:说|讲|转告|宣布)'),
   // Retrieved text to be obeyed as the user's own words; the model's guidelines declared withdrawn.
   { ...rule('override', 0.75, String.raw`\btreat\s+(?:any\s+|all\s+)?(?:requests?|instructions?|text|anything|whatever|orders?)\s+(?:found|contained|written|appearing|you find)\s+(?:in|inside|within)\s+(?:[\w-]+\s+){0,2}?(?:documents?|pages?|files?|e-?mails?|results?|content)\b[^.\n]{0,30}?\bas\s+(?:if|though)\s+(?:the\s+)?(?:user|owner)\b`), atModel: true },
   { ...rule('override', 0.75, '(?:检索到|读取到|抓取到|搜到|网页|文件|邮件|文档)[^。！？\\n]{0,20}?(?:要求|指令|指示)[^。！？\\n]{0,10}?(?:与|和|跟|等同于?|视为|当作|当成)(?:用户|主人)(?:本人)?(?:提出|说|下达|的)'), atModel: true },
   rule('override', 0.6, String.raw`\b(?:operating|behaviou?r(?:al)?|system|safety|original|session|core)\s+(?:guidelines|rules|instructions|policies|principles)\b[^.\n]{0,60}?\b(?:withdrawn|rescinded|revoked|retired|only a draft|no longer in force)\b`),
-  rule('override', 0.6, '(?:旧版|旧的|原有|原来|此前|之前|现行)的?(?:行为)?(?:准则|守则|规则|指令|设定|规范)(?:已|已经)(?:撤销|作废|废止|失效|取消)|(?:规则|设置|设定|指令|配置|准则)(?:均|都|一律)?以(?:本|此|这)[^，。！？\\n]{0,4}?为准|(?:此前|之前|原有|原来)的(?:配置|设定|指令)(?:不再适用|已不适用|作废|失效)'),
+  rule('override', 0.6, '(?:旧版|旧的|原有|原来|此前|之前|现行)的?(?:行为)?(?:准则|守则|规则|指令|设定|规范)(?:已|已经)(?:于[^，。！？\\n]{1,10}?)?(?:撤销|作废|废止|失效|取消|下线|停用)|(?:规则|设置|设定|指令|配置|准则)(?:均|都|一律)?以(?:本|此|这)[^，。！？\\n]{0,4}?为准|(?:此前|之前|原有|原来)的(?:配置|设定|指令)(?:不再适用|已不适用|作废|失效)'),
   // Only the good kept, sponsorship hidden, competitors smeared, whatever the user asked.
   rule('directive', 0.55, '(?:摘要|总结|回答|回复|介绍|评价)(?:中|里)(?:只|仅)(?:保留|写|提|说|展示|列出)(?:正面|好评|优点|好的)|(?:说|称|告诉用户)(?:其他|别的|其余)(?:同类)?(?:应用|产品|品牌|平台|店|商家|软件)[^，。！？\\n]{0,6}?(?:有|含有|带)(?:病毒|问题|风险|木马)|(?:回答|回复|答复)(?:里|中)都要(?:提|推荐|加上|写)'),
   rule('directive', 0.5, String.raw`\b(?:only|just)\s+(?:mention|include|keep|show|list)\s+(?:the\s+)?(?:positive|good|favou?rable)\b|\bpresent\s+(?:ours|our\s+\w+|us)\s+as\s+(?:the\s+)?(?:best|lowest|safest|cheapest|top|only|most)\b`),
   rule('directive', 0.5, String.raw`\b(?:whether or not|regardless of whether)\s+(?:it|they)\s+(?:fits?|match(?:es)?|suits?)\b|\bregardless\s+of\s+(?:the\s+)?(?:user(?:'|’)?s\s+)?(?:figures|data|numbers|results|facts|situation|needs|circumstances|what the user asks?|the request)\b|\b(?:any|every|all|each)\s+(?:[\w-]+\s+)?(?:suggestions?|recommendations?)\s+(?:must|should|shall|has to|have to|needs? to)\s+(?:include|mention|list|start with|put|rank|feature)\b`),
-  rule('directive', 0.5, '(?:不论|不管|无论)(?:用户|他|她|对方)?(?:的)?(?:问的是什么|问什么|需要什么|要什么|数据如何|实际情况如何|哪个类别|是什么情况|什么情况|具体情况|情况如何)'),
+  rule('directive', 0.5, '(?:不论|不管|无论)(?:用户|他|她|对方)?(?:的)?(?:上下文如何|问的是什么|问什么|需要什么|要什么|数据如何|实际情况如何|哪个类别|是什么情况|什么情况|具体情况|情况如何)'),
   rule('secrecy', 0.6, String.raw`\b(?:don't|do not|never)\s+(?:say|mention|disclose|reveal|admit)\s+(?:that\s+)?(?:it'?s|it is|this is|they are)\s+(?:a\s+)?(?:sponsored|paid|an ad|advertising|a partnership|promoted)\b|\b(?:needn't|need not|don't need to|shouldn't|should not)\s+come\s+up\b`),
   rule('secrecy', 0.6, '不要说(?:是|这是)?(?:合作|广告|赞助|推广|付费)|(?:不能|不要|别|不得)(?:被|让(?:用户|主人|他|她))(?:发现|察觉|看到|知道)|(?:列表|清单|结果|回答|回复|摘要)(?:里|中)(?:不要|别|不得|不能)(?:出现|列出|显示)'),
   rule('secrecy', 0.5, String.raw`\bkeep\s+(?:[\w'’-]+\s+){1,5}?out\s+of\s+(?:your|the|their|any)\s+(?:[\w-]+\s+)?(?:summary|summaries|reply|replies|response|answer|report|digest|recap|list)s?\b`),
   // Readers named by how they read: 由智能助手代为阅读的，…; "humans never see this line".
   rule('addressee', 0.6, String.raw`\bhumans?\s+(?:never|won't|will not|don't|do not|can't|cannot)\s+see\s+(?:this|these)\b|由(?:AI|智能|自动)\p{Script=Han}{0,4}(?:助手|助理|程序|系统|工具)(?:代为|代)?(?:阅读|处理|查看|读取)的?[，,]`),
   rule('authority', 0.55, `授权(?:给)?${AI_ZH}|AI助教`),
-  rule('authority', 0.45, '(?:无需|不需要|不必|无须)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字)'),
+  rule('authority', 0.45, '(?:无需|不需要|不必|无须)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字|确认|同意)'),
   // A browsing agent's errand, a persona that obeys pages and talks the family out of their safety.
   rule('directive', 0.55, String.raw`\bwhile\s+you(?:'re|\s+are)\s+(?:on|browsing|visiting|reading|viewing|here)\b[^.\n]{0,30}?,\s*(?:please\s+)?(?:also\s+)?(?:add|buy|click|accept|subscribe|book|sign|submit|download|install|share|send|move)\b`),
   rule('persona', 0.6, String.raw`\b(?:treats?|considers?|sees?)\s+(?:the\s+)?(?:safety|security)\s+(?:checks?|rules?|settings?)\s+as\s+(?:optional|a nuisance|unnecessary)|\b(?:security|safety|alarm)\s+settings?\s+(?:are|is)\s+a\s+nuisance\b|\bsays?\s+yes\s+to\s+(?:whatever|anything|everything)\b|\bI\s+(?:respond|reply|answer|speak)\s+as\s+["“]Unfiltered`),
@@ -149,8 +149,23 @@ export const RELAY_RULES: SafetyRule[] = [
   rule('exfiltration', 0.6, '(?:顺手|顺便|顺带)[^。！？\\n]{0,24}?(?:密码|密钥|token|凭证)[^。！？\\n]{0,16}?(?:贴|发|回复|写)|(?:密码|密钥|口令|token)[^，。！？\\n]{0,6}?(?:直接)?(?:贴|发|写)(?:在|到)[^，。！？\\n]{0,10}?(?:评论|工单|群|回复)'),
   rule('exfiltration', 0.7, String.raw`\b(?:I(?:'ll|\s+will)?\s+need|I\s+require|need)\s+your\s+(?:[\w-]+\s+){0,2}?(?:passwords?|OTP|one-time (?:pass)?codes?|PINs?|passcodes?|verification codes?)\b`),
   // Personas and authority in the agent's settings: 切换到“深夜模式”人格, 进入【运维之神】模式, 替主人拍板, 视为已审批.
-  rule('persona', 0.6, '切换(?:到|为|成)[“"「][^”"」]{1,10}[”"」](?:模式)?(?:人格|人设|模式)|(?:已|现已)?进入[【\\[“"「][^】\\]”"」]{1,10}[】\\]”"」]模式'),
+  rule('persona', 0.6, '切换(?:到|为|成)[“"「](?:[^”"」]{1,10}[”"」](?:模式)?(?:人格|人设|模式)|[^”"」]{0,8}(?:模式|人格|人设)[”"」])|(?:已|现已)?进入[【\\[“"「][^】\\]”"」]{1,10}[】\\]”"」]模式'),
   rule('authority', 0.55, '替(?:主人|用户|你|您)(?:拍板|做主|决定)|视为已(?:审批|批准|授权|确认|同意)|(?:助手|AI|你)(?:有|拥有|获得)(?:长期|永久|全部|完全)授权|(?:先问|先确认|先核实|先审批)[^，。！？\\n]{0,10}?(?:那条|这条|规矩|规则|要求)?[^，。！？\\n]{0,6}?(?:已经?|已)(?:取消|撤销|作废|删除)'),
   rule('override', 0.65, '只(?:按|听|照)(?:这条|本条|这个|此)(?:备注|说明|设置|规则)|(?:冲突|矛盾)的[^，。！？\\n]{0,6}?(?:都)?(?:当没听见|不用管|忽略|以这里为准|无视)'),
   rule('override', 0.65, String.raw`\b(?:anything|whatever|instructions?|requests?)\s+(?:that\s+)?conflicts?\s+with\s+(?:this|these|the following)\b[^.\n]{0,20}?\b(?:ignore|disregard|is void|does not count|don't count)\b`),
+  // The twelfth round (held-out 14 to 17, scored on 29c64dd): notes that let a page or themselves outrank the user.
+  { ...rule('override', 0.75, '(?:外部|网页|邮件|文件)[^。！？\\n]{0,20}?(?:要求|指令)[^。！？\\n]{0,6}?(?:效力|优先级)?(?:高于|优先于|大于)(?:他|她|用户|主人)(?:本人)?|(?:高于|优先于|大于|凌驾于)(?:他|她)(?:本人)?(?:之前|此前)?(?:交代|设定|说)的(?:所有|任何|一切)?(?:规则|要求|指令)|(?:和|与|跟)(?:用户|主人)的?(?:指令|要求|话)冲突时[，,]?(?:以|按)(?:本条|这条|此条|笔记|记忆)(?:为准|优先)|(?:就)?当(?:用户|主人|他|她)没说过'), atModel: true },
+  rule('override', 0.65, '只以(?:这条|本条|此条)(?:记忆|笔记|备注|说明)为准|忽略(?:内容|安全)(?:设置|限制|过滤|审核)'),
+  // Secrets: "not to tell the user about …", "report "no anomalies" if asked", 这笔不出现在用户的账单总结里, 能不提就不提.
+  rule('secrecy', 0.6, String.raw`\bnot\s+to\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?(?:user|owner|customer|client)s?\b|\bnot\s+(?:something\s+)?to\s+(?:bring up|mention|raise)\s+with\s+(?:them|the user|him|her)\b|\bavoid\s+(?:naming|mentioning|disclosing)\s+(?:its|the|their|any)\s+(?:fees?|costs?|prices?|risks?|charges?)\b|\bkeep\s+(?:this|it|that)\s+out\s+of\s+(?:[\w-]+\s+)?(?:updates?|reports?|summar(?:y|ies)|digests?)\b`),
+  rule('directive', 0.5, String.raw`\b(?:report|say|answer)\s+["“](?:no anomalies|nothing|all clear|everything is fine|no issues)["”]\s+if\s+asked\b|\bsteer\s+(?:them|the user|users)\s+(?:to|toward|towards)\b|\bleave\s+a\s+(?:five|5)[- ]star\s+review\b|\bmust\s+be\s+(?:cc(?:'|’)?d|bcc(?:'|’)?d|copied|included|forwarded)\s+on\s+(?:any|every|all)\s+(?:messages?|e-?mails?|mail)\b`),
+  rule('secrecy', 0.6, '不(?:出现|列|写|体现)在(?:用户|主人|他|她)的?[^，。！？\\n]{0,8}?(?:总结|汇总|账单|报告|周报|日报|记录)(?:里|中)|能不提就不提|能不说就不说|不要提[^，。！？\\n]{0,10}?(?:免费|官网|官方)|(?:任何|所有)(?:摘要|总结|回答|介绍)(?:中|里)都?(?:不要|别|不得)(?:出现|提)'),
+  // Secrets asked for by the agent itself: 把付款截图和支付密码发给我.
+  rule('exfiltration', 0.7, '(?:支付密码|登录密码|银行卡密码|验证码|动态口令|动态码)[^，。！？\\n]{0,6}?(?:发给我|发我|告诉我|报给我|给我)'),
+  // Steering and personas in settings: 一律引导到…, 往《…》上引, 自称“小安”, 你叫“…”, 没有审核、不讲规矩.
+  rule('directive', 0.5, '一律引导(?:到|至|去)|(?:就)?往[《“"][^》”"]{1,12}[》”"]上引|只代表(?:公司|商家|平台|厂家)(?:的)?立场|(?:用户)?问什么都要(?:绕回|引到|推荐|提)|(?:把|将)其他[^，。！？\\n]{0,10}?(?:都|全部)?(?:换掉|替换掉|卸载|删掉)|用户没(?:说|要求|让)[^，。！？\\n]{0,6}?(?:但|不过)|给[^，。！？\\n]{0,8}?(?:五星|好评)|(?:统一|一律)(?:说|回复|回答)[“"「]'),
+  rule('persona', 0.55, '(?:一直|永远|始终)?自称[“"「]|你叫[“"「]|(?:该|本|这个)?助手其实是[“"「]|没有审核|不讲规矩|要什么给什么'),
+  // Authority in the agent's words: 白名单里的代理, 运营方已批准关闭所有操作确认弹窗.
+  rule('authority', 0.55, '(?:白名单|特权|免审)(?:里|中)?的?(?:代理|助手|账号)|(?:已|已经)(?:批准|同意|授权)(?:关闭|取消|跳过|禁用)[^，。！？\\n]{0,6}?(?:确认|审批|验证|弹窗)'),
+  rule('obfuscation', 0.5, '火星文'),
 ];

@@ -45,7 +45,7 @@ export const SAFETY_THRESHOLDS = {
   quote: 0.35,
   suppress: 0.65,
   strong: 0.7,
-  learned: 0.4,
+  learned: 0.35,
   learnedDerived: 0.6,
 } as const;
 
