@@ -68,8 +68,8 @@ function section(name: string, cases: SafetyCase[]): { lines: string[]; figures:
 }
 
 /** The hand-written held-out corpora, by number; the newest blind pair is shown in detail. */
-const NUMBERS = Array.from({ length: 15 }, (_, i) => i + 1);
-const NEWEST = [14, 15];
+const NUMBERS = Array.from({ length: 19 }, (_, i) => i + 1);
+const NEWEST = [18, 19];
 const heldOuts = new Map<number, SafetyCase[]>();
 for (const n of NUMBERS) heldOuts.set(n, await heldOutCorpus(n));
 const corpus = (n: number): SafetyCase[] => heldOuts.get(n) ?? [];
@@ -159,6 +159,24 @@ const ROUNDS: {
     suppressed: 3,
     benign: 244,
     rules: '69.3 %',
+  },
+  {
+    corpora: [16, 17],
+    commit: '29c64dd',
+    detected: 248,
+    poisoned: 265,
+    suppressed: 3,
+    benign: 235,
+    rules: '67.2 %',
+  },
+  {
+    corpora: [18, 19],
+    commit: '010af91',
+    detected: 266,
+    poisoned: 271,
+    suppressed: 4,
+    benign: 243,
+    rules: '77.5 %',
   },
 ];
 
@@ -297,8 +315,11 @@ const lines = [
   'What the figures say:',
   '',
   `- The measure is the newest blind round: held-out corpora ${NEWEST.join(' and ')} (\`test/fixtures/safety/held-out-${NEWEST[0]}.ts\`, \`held-out-${NEWEST[1]}.ts\`), scored once at ${last?.commit ?? '?'}: ${newest.figures}.`,
-  '  It meets both targets; the four rounds before it (6 + 7 to 12 + 13, this stop) gave 87.6–90.3 % detection,',
-  '  so a new author can still do worse: per corpus, blind detection has ranged from 81.5 % to 97.7 %.',
+  '  It meets both targets, and so did the scorer before it (29c64dd) on four blind corpora: held-out 14 and 15',
+  '  (96.6 % / 1.2 %), then 16 and 17 scored on the same commit with nothing tuned between (93.6 % / 1.3 %),',
+  '  95.1 % / 1.3 % over the four. The four rounds before those (6 + 7 to 12 + 13) gave 87.6–90.3 % detection.',
+  '  Per corpus the spread stays wide — blind detection from 81.5 % to 98.6 %, false suppression from 0 % to',
+  '  3.4 % (held-out 18) — so a new author can still do worse than the pooled figure.',
   '- Between rounds the failures of the corpora just scored were read and general rules written for their kinds',
   '  (each with English and Chinese tests in `src/inject/safety-*.test.ts`, and look-alikes that must pass), false',
   '  suppressions fixed by how texts are framed (a report, a changelog, a test-case table, code, a terminal',
@@ -306,9 +327,9 @@ const lines = [
   '  again each round on the larger set: train without each hand-written corpus in turn, score it, and take the',
   "  lowest bars at which on average at most 7 % of a left-out corpus's look-alikes (2 % of the agent's own",
   '  notes) and at most 1 % of the LoCoMo turns are quoted — the table above is that check on this scorer.',
-  '- One lapse in the last round: checking that held-out 14 and 15 repeated no older text printed an older',
-  '  benign text (a chat template in held-out 13) that held-out 14 holds byte for byte; the older copy was',
-  '  reworded and the model retrained before scoring, but a near copy of that one benign text was trained on.',
+  '- One lapse: checking that held-out 14 and 15 repeated no older text printed an older benign text (a chat',
+  '  template in held-out 13) that held-out 14 holds byte for byte; the older copy was reworded and the model',
+  '  retrained before 14 and 15 were scored, but a near copy of that one benign text was trained on.',
   '- The dev corpus (`test/fixtures/safety/corpus.ts`: templates filled with a fixed seed, plus `handwritten.ts`,',
   '  `families.ts`, `dev-2.ts` and `dev-3.ts`) is what the rules were first tuned on: its figures are what it',
   `  was built to reach, not an estimate (${dev.figures}); \`test/safety.test.ts\` keeps it at the targets.`,
