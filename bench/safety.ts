@@ -21,7 +21,8 @@ import { devCases } from '../test/fixtures/safety/corpus.js';
 import { detection, evaluate, falseSuppression, type Tally } from '../test/fixtures/safety/evaluate.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 import { writeSection } from './report.js';
-import { blindFigures, heldOutCorpus } from './safety-blind.js';
+import { heldOut, HELD_OUT, NEVER_TRAINED } from '../test/fixtures/safety/held-outs.js';
+import { blindFigures } from './safety-blind.js';
 
 const COMMAND = 'npx tsx bench/safety.ts';
 const { values: args } = parseArgs({ options: { data: { type: 'string' } } });
@@ -68,11 +69,9 @@ function section(name: string, cases: SafetyCase[]): { lines: string[]; figures:
 }
 
 /** The hand-written held-out corpora, by number; the newest blind pair is shown in detail. */
-const NUMBERS = Array.from({ length: 19 }, (_, i) => i + 1);
-const NEWEST = [18, 19];
-const heldOuts = new Map<number, SafetyCase[]>();
-for (const n of NUMBERS) heldOuts.set(n, await heldOutCorpus(n));
-const corpus = (n: number): SafetyCase[] => heldOuts.get(n) ?? [];
+const NUMBERS = HELD_OUT.map((_, i) => i + 1);
+const NEWEST = NEVER_TRAINED;
+const corpus = heldOut;
 
 /**
  * Each blind round: the corpora written for it, the commit frozen before they were scored, and what they gave —

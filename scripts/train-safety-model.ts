@@ -1,11 +1,12 @@
 // `npx tsx scripts/train-safety-model.ts [--data ../shared/data]`: trains the safety gate's learned signal
 // (src/inject/safety-learned.ts) and writes src/inject/safety-model.bin. It learns from every safety corpus that
 // has been read — the generated dev corpus (one case in four: its templates repeat themselves), the hand-written
-// ones, dev-2, dev-3 and held-out corpora 1 to 17, whose failures were read — and from ordinary conversation
+// ones, dev-2, dev-3 and every held-out corpus whose failures were read — and from ordinary conversation
 // as benign text, so that chatting is not mistaken for an attack: turns of LongMemEval and MemoryBank (MIT),
 // KdConv and DuLeMon (Apache-2.0) and the project's zh-agent log, read from the shared data folder beside the
-// repository (never copied into it; LoCoMo, non-commercial, is left out and used only to check). Held-out
-// corpora 18 and later are never trained on. Deterministic: the same inputs give the same file (test/safety-model.test.ts).
+// repository (never copied into it; LoCoMo, non-commercial, is left out and used only to check). The newest
+// held-out corpora (`NEVER_TRAINED` in test/fixtures/safety/held-outs.ts) are never trained on.
+// Deterministic: the same inputs give the same file (test/safety-model.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,23 +28,7 @@ import { dev2Cases } from '../test/fixtures/safety/dev-2.js';
 import { dev3Cases } from '../test/fixtures/safety/dev-3.js';
 import { familyCases } from '../test/fixtures/safety/families.js';
 import { handwrittenCases } from '../test/fixtures/safety/handwritten.js';
-import { heldOut2Cases } from '../test/fixtures/safety/held-out-2.js';
-import { heldOut3Cases } from '../test/fixtures/safety/held-out-3.js';
-import { heldOut4Cases } from '../test/fixtures/safety/held-out-4.js';
-import { heldOut5Cases } from '../test/fixtures/safety/held-out-5.js';
-import { heldOut6Cases } from '../test/fixtures/safety/held-out-6.js';
-import { heldOut7Cases } from '../test/fixtures/safety/held-out-7.js';
-import { heldOut8Cases } from '../test/fixtures/safety/held-out-8.js';
-import { heldOut9Cases } from '../test/fixtures/safety/held-out-9.js';
-import { heldOut10Cases } from '../test/fixtures/safety/held-out-10.js';
-import { heldOut11Cases } from '../test/fixtures/safety/held-out-11.js';
-import { heldOut12Cases } from '../test/fixtures/safety/held-out-12.js';
-import { heldOut13Cases } from '../test/fixtures/safety/held-out-13.js';
-import { heldOut14Cases } from '../test/fixtures/safety/held-out-14.js';
-import { heldOut15Cases } from '../test/fixtures/safety/held-out-15.js';
-import { heldOut16Cases } from '../test/fixtures/safety/held-out-16.js';
-import { heldOut17Cases } from '../test/fixtures/safety/held-out-17.js';
-import { heldOutCases } from '../test/fixtures/safety/held-out.js';
+import { HELD_OUT, NEVER_TRAINED } from '../test/fixtures/safety/held-outs.js';
 import type { SafetyCase } from '../test/fixtures/safety/types.js';
 
 /**
@@ -150,23 +135,8 @@ export function trainingCases(): SafetyCase[] {
     ...familyCases,
     ...dev2Cases,
     ...dev3Cases,
-    ...heldOutCases,
-    ...heldOut2Cases,
-    ...heldOut3Cases,
-    ...heldOut4Cases,
-    ...heldOut5Cases,
-    ...heldOut6Cases,
-    ...heldOut7Cases,
-    ...heldOut8Cases,
-    ...heldOut9Cases,
-    ...heldOut10Cases,
-    ...heldOut11Cases,
-    ...heldOut12Cases,
-    ...heldOut13Cases,
-    ...heldOut14Cases,
-    ...heldOut15Cases,
-    ...heldOut16Cases,
-    ...heldOut17Cases,
+    // Every held-out corpus once read, in order; never the newest (held-outs.ts).
+    ...HELD_OUT.filter((_, i) => !NEVER_TRAINED.includes(i + 1)).flat(),
   ];
 }
 
