@@ -1,6 +1,7 @@
-// What obfuscated text says once decoded: ROT13 and reversed text when the text says how to read it,
-// leetspeak (1gn0r3 y0ur ...), letters spaced apart (A s s i s t a n t, 助 手 请 注 意), \uXXXX escapes, and
-// pinyin with its tone marks taken off (zhù shǒu → zhu shou), and words each put in brackets ([send] [the] …).
+// What obfuscated text says once decoded: ROT13 when the text says how to read it, reversed text when it says
+// so or when its common words show it, leetspeak (1gn0r3 y0ur ...), letters spaced apart (A s s i s t a n t,
+// 助 手 请 注 意) or joined by hyphens, \uXXXX escapes, pinyin with its tone marks taken off (zhù shǒu → zhu
+// shou) and words each put in brackets ([send] [the] …).
 // Each is tried only when its shape or its hint is there, so most texts are never decoded.
 
 export interface Decoded {
