@@ -123,7 +123,9 @@ export function framingOf(text: string): Framing {
   code.push(...pairs(text, '```', '```'));
   const lines = text.split('\n');
   const codeLines = lines.filter((line) => CODE_LINE.test(line)).length;
-  if ((codeLines > 0 && codeLines * 2 >= lines.length) || FILE_DUMP.test(text) || DIFF.test(text)) {
+  // A terminal printing a file shows code or data, and shows it rather than saying it.
+  const dump = FILE_DUMP.test(text);
+  if ((codeLines > 0 && codeLines * 2 >= lines.length) || dump || DIFF.test(text)) {
     code.push([0, text.length]);
   }
   for (const m of text.matchAll(CODE_FIELD))
@@ -131,7 +133,13 @@ export function framingOf(text: string): Framing {
   const speech = quoted.filter(
     ([s, e]) => !JSON_KEY.test(text.slice(e, e + 3)) && !JSON_VALUE.test(text.slice(Math.max(0, s - 40), s)),
   );
-  return { quoted, speech, code, reporting: reportWords(text), explaining: explains(text, speech) };
+  return {
+    quoted,
+    speech,
+    code,
+    reporting: reportWords(text),
+    explaining: dump || explains(text, speech),
+  };
 }
 
 /** The text around its quotes: only that can say it reports or documents; a quoted "scam" is the quote's. */
@@ -145,9 +153,8 @@ function prose(text: string, quoted: [number, number][]): string {
   return out + text.slice(at);
 }
 
-/** Raw JSON in a tool result does not document a format: the prose around it must say so (or a terminal shows a file). */
-const explains = (text: string, speech: [number, number][]): boolean =>
-  FILE_DUMP.test(text) || EXPLAINING.test(prose(text, speech));
+/** Raw JSON in a tool result does not document a format: the prose around it must say so. */
+const explains = (text: string, speech: [number, number][]): boolean => EXPLAINING.test(prose(text, speech));
 
 function reportWords(text: string): [number, number][] {
   const out: [number, number][] = [];

@@ -73,7 +73,8 @@ export const RELAY_RULES: SafetyRule[] = [
   // 请安排贵方邮件助手检索…打包转发至…; 各子公司的AI办公助手即日起获授权.
   rule('exfiltration', 0.6, `(?:安排|让|请|叫|要求)(?:贵方|你方|您的|你的|对方|贵司)?的?${AI_ZH}[^。！？\\n]{0,40}?(?:转发|发送|发到|发至|发给|上传|导出|打包)`),
   rule('authority', 0.55, `${AI_ZH}[^，。！？\\n]{0,6}?(?:获授权|获得授权|被授权|已获授权|获准|有权)`),
-  rule('authority', 0.45, '(?:无需|不需要|不用|不必|无须)再?(?:经|经过|由|走)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字)'),
+  // 无需再经财务复核, 不必经编辑确认: one rule with both forms (a clerk named between, or a gap of a few characters).
+  rule('authority', 0.45, '(?:无需|不需要|不用|不必|无须)再?(?:经|经过|由|走)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字)|(?:无需|不需要|不必|无须)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字|确认|同意)'),
   // A planted memory: asking the user for their secrets ("先让用户输入…账户密码", "send me your one-time passcode").
   rule('exfiltration', 0.7, '(?<!不会|不得|不要|不能|绝不|从不|不|别|勿)(?:让|请|要求|叫|需要)(?:用户|他|她|您|你|对方)[^，。！？\\n]{0,12}?(?:输入|发|提供|告诉|填写|报|交)[^，。！？\\n]{0,16}?(?:密码|验证码|身份证号|人脸|银行卡号|卡号|CVV|安全码|口令)|(?<!不会|不得|不要|不能|绝不|从不|不|别|勿)(?:让|请|要求|叫|需要)(?:用户|他|她|您|你|对方)先?把[^，。！？\\n]{0,16}?(?:密码|验证码|身份证号|人脸|银行卡号|卡号|CVV|安全码|口令|付款码)[^，。！？\\n]{0,8}?(?:发|报|给|告诉|提供|交|填)'),
   rule('exfiltration', 0.7, String.raw`\b(?:send|give|tell|read out|forward|share)\s+(?:me|us)\s+(?:your|the)\s+(?:[\w-]+\s+){0,2}?(?:one-time (?:pass)?codes?|passcodes?|passwords?|PINs?|verification codes?|security (?:question|answer)s?|CVV|card numbers?|login details)\b|\b(?:ask|have|get)\s+(?:the\s+user|them|him|her)\s+(?:to\s+)?(?:type|enter|give|send|provide)\s+(?:in\s+)?(?:their|his|her|the)\s+(?:full\s+)?(?:[\w-]+\s+)?(?:passwords?|ID numbers?|passport numbers?|PINs?|one-time codes?|card numbers?)\b`),
@@ -110,7 +111,6 @@ export const RELAY_RULES: SafetyRule[] = [
   // Readers named by how they read: 由智能助手代为阅读的，…; "humans never see this line".
   rule('addressee', 0.6, String.raw`\bhumans?\s+(?:never|won't|will not|don't|do not|can't|cannot)\s+see\s+(?:this|these)\b|由(?:AI|智能|自动)\p{Script=Han}{0,4}(?:助手|助理|程序|系统|工具)(?:代为|代)?(?:阅读|处理|查看|读取)的?[，,]`),
   rule('authority', 0.55, `授权(?:给)?${AI_ZH}|AI助教`),
-  rule('authority', 0.45, '(?:无需|不需要|不必|无须)[^，。！？\\n]{0,6}?(?:复核|审批|审核|核实|批准|签字|确认|同意)'),
   // A browsing agent's errand, a persona that obeys pages and talks the family out of their safety.
   rule('directive', 0.55, String.raw`\bwhile\s+you(?:'re|\s+are)\s+(?:on|browsing|visiting|reading|viewing|here)\b[^.\n]{0,30}?,\s*(?:please\s+)?(?:also\s+)?(?:add|buy|click|accept|subscribe|book|sign|submit|download|install|share|send|move)\b`),
   rule('persona', 0.6, String.raw`\b(?:treats?|considers?|sees?)\s+(?:the\s+)?(?:safety|security)\s+(?:checks?|rules?|settings?)\s+as\s+(?:optional|a nuisance|unnecessary)|\b(?:security|safety|alarm)\s+settings?\s+(?:are|is)\s+a\s+nuisance\b|\bsays?\s+yes\s+to\s+(?:whatever|anything|everything)\b|\bI\s+(?:respond|reply|answer|speak)\s+as\s+["“]Unfiltered`),
